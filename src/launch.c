@@ -1,0 +1,482 @@
+/*
+ * launch.c - descriptors, the fork of bwrap, stage two, and the hand-over.
+ *
+ * MUST: every descriptor is close-on-exec from birth; the ones bwrap and
+ * stage two need are made inheritable in the child only, from an explicit
+ * list.  Between fork and exec: async-signal-safe calls and _exit only.
+ * The command runs only after the launcher has reported success; it never
+ * runs outside the sandbox.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bwrap_argv.h"
+#include "launch.h"
+#include "probe.h"
+#include "util.h"
+
+extern char **environ;
+
+/* Signals the launcher passes on to the command instead of dying. */
+static const int forwarded[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
+	SIGWINCH, SIGCONT,
+};
+
+static volatile sig_atomic_t fwd_pidfd = -1;
+static volatile sig_atomic_t fwd_pid = -1;
+
+static void
+forward_signal(int sig)
+{
+	int saved = errno;
+
+	/* A pidfd cannot hit a recycled pid; the bare pid is the fallback. */
+	if (fwd_pidfd >= 0)
+		(void)syscall(SYS_pidfd_send_signal, (int)fwd_pidfd, sig, NULL,
+		    0);
+	else if (fwd_pid > 0)
+		(void)kill((pid_t)fwd_pid, sig);
+	errno = saved;
+}
+
+static int
+int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Close every descriptor above 2 but the SORTED list KEEP.
+ * Async-signal-safe: used between fork and exec.
+ */
+void
+launch_close_except(const int *keep, size_t n)
+{
+	unsigned int lo = 3;
+
+	for (size_t i = 0; i < n; i++) {
+		if (keep[i] < 0 || (unsigned int)keep[i] < lo)
+			continue;
+		if ((unsigned int)keep[i] > lo)
+			(void)close_range(lo, (unsigned int)keep[i] - 1, 0);
+		lo = (unsigned int)keep[i] + 1;
+	}
+	(void)close_range(lo, ~0U, 0);
+}
+
+static int
+set_inheritable(int fd)
+{
+	int flags = fcntl(fd, F_GETFD);
+
+	if (flags < 0)
+		return -1;
+	return fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC);
+}
+
+static ino_t
+userns_ino(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/user", &st) == 0 ? st.st_ino : 0;
+}
+
+/* Everything the launch needs open; all close-on-exec in the launcher. */
+struct fdset {
+	int	 ctrl[2];	/* [0] launcher, [1] stage two */
+	int	 err[2];	/* bwrap's stderr: [0] read, [1] write */
+	int	 exe;		/* our executable, for stage two */
+	int	 saved_stderr;	/* the caller's stderr, for the command */
+	int	*empty;		/* /dev/null, one per hidden file */
+	size_t	 nempty;
+};
+
+static void
+fdset_close(struct fdset *f)
+{
+	int *all[] = { &f->ctrl[0], &f->ctrl[1], &f->err[0], &f->err[1],
+	    &f->exe, &f->saved_stderr };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (*all[i] >= 0) {
+			close(*all[i]);
+			*all[i] = -1;
+		}
+	for (size_t i = 0; i < f->nempty; i++)
+		if (f->empty[i] >= 0)
+			close(f->empty[i]);
+	free(f->empty);
+	f->empty = NULL;
+	f->nempty = 0;
+}
+
+static int
+open_empty_fds(struct fdset *f, size_t n)
+{
+	f->empty = xcalloc(n, sizeof(int));
+	f->nempty = n;
+	for (size_t i = 0; i < n; i++) {
+		f->empty[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (f->empty[i] < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+fdset_open(struct fdset *f, size_t nempty, struct sbox_error *err)
+{
+	int one = 1;
+
+	memset(f, 0, sizeof(*f));
+	f->ctrl[0] = f->ctrl[1] = f->err[0] = f->err[1] = -1;
+	f->exe = f->saved_stderr = -1;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, f->ctrl) < 0 ||
+	    setsockopt(f->ctrl[0], SOL_SOCKET, SO_PASSCRED, &one,
+	    sizeof(one)) < 0 ||
+	    pipe2(f->err, O_CLOEXEC) < 0 ||
+	    (f->exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)) < 0 ||
+	    (f->saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)) < 0 ||
+	    open_empty_fds(f, nempty) < 0) {
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "cannot prepare the launch: %s", strerror(errno));
+		fdset_close(f);
+		return -1;
+	}
+	return 0;
+}
+
+/* "3,7,9" or "-": the descriptors the command keeps. */
+static char *
+keep_list(const struct policy *p)
+{
+	struct buf b = { 0 };
+
+	for (size_t i = 0; i < p->nkeep; i++)
+		buf_addf(&b, "%s%d", i ? "," : "", p->keep_fds[i]);
+	if (b.len == 0)
+		buf_addc(&b, '-');
+	return buf_steal(&b);
+}
+
+static void
+build_argv(const struct invocation *inv, const struct located *bw,
+    const struct fdset *f, struct strv *argv)
+{
+	cleanup_strv struct strv cmd = { 0 };
+	const struct policy *p = &inv->policy;
+	struct bwargv_input in = {
+		.bwrap = bw->path,
+		.empty_fds = f->empty,
+		.nempty = f->nempty,
+	};
+
+	strv_addf(&cmd, "/proc/self/fd/%d", f->exe);
+	strv_add(&cmd, LAUNCH_STAGE2_FLAG);
+	strv_addf(&cmd, "%lu", (unsigned long)userns_ino());
+	strv_addf(&cmd, "%d", f->ctrl[1]);
+	strv_addf(&cmd, "%d", f->saved_stderr);
+	strv_take(&cmd, keep_list(p));
+	strv_add(&cmd, inv->mode == MODE_CHECK ? "check" : "run");
+	strv_add(&cmd, "--");
+	for (char **a = inv->command; *a != NULL; a++)
+		strv_add(&cmd, *a);
+	in.command = cmd.v;
+	bwargv_build(p, &in, argv);
+}
+
+static void
+print_argv(FILE *out, char *const *argv)
+{
+	cleanup_buf struct buf b = { 0 };
+
+	for (size_t i = 0; argv[i] != NULL; i++) {
+		if (i > 0)
+			buf_addc(&b, ' ');
+		util_shell_quote(&b, argv[i]);
+	}
+	fprintf(out, "%s\n", b.s);
+}
+
+/* --print: the sandbox for the user's command, as a shell line. */
+int
+launch_print(const struct invocation *inv, const struct located *bw)
+{
+	cleanup_strv struct strv argv = { 0 };
+	size_t n = bwargv_empty_fds_needed(&inv->policy);
+	cleanup_free int *fds = xcalloc(n, sizeof(int));
+	struct bwargv_input in = {
+		.bwrap = bw->path, .empty_fds = fds, .nempty = n,
+		.command = inv->command,
+	};
+
+	/* Hidden files read from descriptors the caller opens on /dev/null. */
+	for (size_t i = 0; i < n; i++)
+		fds[i] = 3 + (int)i;
+	bwargv_build(&inv->policy, &in, &argv);
+	print_argv(stdout, argv.v);
+	return fflush(stdout) == 0 ? 0 : -1;
+}
+
+/* The child: become bwrap with exactly the descriptors it needs. */
+static void SBOX_NORETURN
+exec_bwrap(const struct invocation *inv, const struct located *bw,
+    const struct fdset *f, char *const *argv, const int *keep, size_t nkeep,
+    const struct sigaction *old_pipe, const sigset_t *old_mask)
+{
+	static const char msg[] = "sbox-exec: cannot execute bwrap\n";
+
+	if (dup2(f->err[1], STDERR_FILENO) < 0)
+		_exit(127);
+	/* Out of the caller's process group: its terminal signals are ours
+	 * to forward, not bwrap's to die of. */
+	(void)setpgid(0, 0);
+	launch_close_except(keep, nkeep);
+	for (size_t i = 0; i < nkeep; i++)
+		if (keep[i] != bw->fd && set_inheritable(keep[i]) < 0)
+			_exit(127);
+	(void)sigaction(SIGPIPE, old_pipe, NULL);
+	(void)sigprocmask(SIG_SETMASK, old_mask, NULL);
+	(void)inv;
+	execveat(bw->fd, "", argv, environ, AT_EMPTY_PATH);
+	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	_exit(127);
+}
+
+/* After the hand-over: pass bwrap's late words on, wait, mirror its end. */
+static int
+proxy(pid_t child, pid_t cmd, int err_fd)
+{
+	struct sigaction sa = { .sa_handler = forward_signal };
+	int status, pidfd, devnull;
+	char chunk[1024];
+	ssize_t n;
+
+	pidfd = cmd > 0 ? (int)syscall(SYS_pidfd_open, cmd, 0) : -1;
+	fwd_pidfd = pidfd;
+	fwd_pid = child;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		(void)sigaction(forwarded[i], &sa, NULL);
+
+	/* The command owns stdin and stdout now; we hold them no more. */
+	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (devnull >= 0) {
+		(void)dup3(devnull, STDIN_FILENO, 0);
+		(void)dup3(devnull, STDOUT_FILENO, 0);
+		close(devnull);
+	}
+	{
+		int keep[2] = { err_fd, pidfd };
+
+		qsort(keep, 2, sizeof(int), int_cmp);
+		launch_close_except(keep, 2);
+	}
+
+	for (;;) {
+		n = read(err_fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		(void)!write(STDERR_FILENO, chunk, (size_t)n);
+	}
+	while (waitpid(child, &status, 0) < 0)
+		if (errno != EINTR)
+			return SBOX_EXIT_REFUSED;
+	if (WIFSIGNALED(status))
+		return SBOX_EXIT_SIGNAL_BASE + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+/*
+ * Create the sandbox and run the command in it (or, for --check, only
+ * create it).  Returns -1 with ERR set when the sandbox could not be
+ * created; otherwise 0 with *EXIT_CODE what sbox-exec should exit with.
+ */
+int
+launch_sandbox(const struct launch_spec *spec, int *exit_code,
+    struct sbox_error *err)
+{
+	const struct invocation *inv = spec->inv;
+	const struct policy *p = &inv->policy;
+	cleanup_strv struct strv argv = { 0 };
+	cleanup_free int *keep = NULL;
+	struct probe_outcome out;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_pipe;
+	sigset_t old_mask;
+	struct fdset f;
+	size_t nkeep = 0;
+	pid_t child;
+	char go = 'G';
+
+	if (fdset_open(&f, bwargv_empty_fds_needed(p), err) < 0)
+		return -1;
+	build_argv(inv, spec->bwrap, &f, &argv);
+	if (inv->verbosity > 0) {
+		fputs("sbox-exec: running: ", stderr);
+		print_argv(stderr, argv.v);
+	}
+
+	/* The child's inheritable set: bwrap's needs and the kept fds. */
+	keep = xcalloc(p->nkeep + f.nempty + 4, sizeof(int));
+	keep[nkeep++] = f.ctrl[1];
+	keep[nkeep++] = f.exe;
+	keep[nkeep++] = f.saved_stderr;
+	keep[nkeep++] = spec->bwrap->fd;
+	for (size_t i = 0; i < f.nempty; i++)
+		keep[nkeep++] = f.empty[i];
+	for (size_t i = 0; i < p->nkeep; i++)
+		keep[nkeep++] = p->keep_fds[i];
+	qsort(keep, nkeep, sizeof(int), int_cmp);
+
+	sigemptyset(&old_mask);
+	(void)sigaction(SIGPIPE, &ign, &old_pipe);
+	fflush(NULL);
+	child = fork();
+	if (child < 0) {
+		sbox_error_set(err, SBOX_PROBE_FAILED, "fork: %s",
+		    strerror(errno));
+		fdset_close(&f);
+		return -1;
+	}
+	if (child == 0)
+		exec_bwrap(inv, spec->bwrap, &f, argv.v, keep, nkeep,
+		    &old_pipe, &old_mask);
+
+	close(f.ctrl[1]);
+	f.ctrl[1] = -1;
+	close(f.err[1]);
+	f.err[1] = -1;
+
+	if (probe_wait_ready(f.ctrl[0], f.err[0], child, inv->probe_timeout_ms,
+	    &out) < 0) {
+		probe_collect_failure(f.err[0], child, &out);
+		probe_classify(&out, inv->probe_timeout_ms, err);
+		probe_outcome_free(&out);
+		fdset_close(&f);
+		return -1;
+	}
+
+	if (inv->mode == MODE_CHECK) {
+		/* Stage two ends at once; the sandbox is good if bwrap is. */
+		probe_collect_failure(f.err[0], child, &out);
+		if (!out.reaped || !WIFEXITED(out.wait_status) ||
+		    WEXITSTATUS(out.wait_status) != 0) {
+			probe_classify(&out, inv->probe_timeout_ms, err);
+			probe_outcome_free(&out);
+			fdset_close(&f);
+			return -1;
+		}
+		spec->ready(spec->ready_ctx, getpid());
+		probe_outcome_free(&out);
+		fdset_close(&f);
+		*exit_code = 0;
+		return 0;
+	}
+
+	/* The status first, then the go-ahead: the command starts after. */
+	spec->ready(spec->ready_ctx, getpid());
+	(void)send(f.ctrl[0], &go, 1, MSG_NOSIGNAL);
+	if (out.bwrap_stderr[0] != '\0')
+		(void)!write(STDERR_FILENO, out.bwrap_stderr,
+		    strlen(out.bwrap_stderr));
+	(void)sigaction(SIGPIPE, &old_pipe, NULL);
+	*exit_code = proxy(child, out.cmd_pid, f.err[0]);
+	probe_outcome_free(&out);
+	return 0;
+}
+
+bool
+launch_is_stage2(int argc, char **argv)
+{
+	return argc > 1 && strcmp(argv[1], LAUNCH_STAGE2_FLAG) == 0;
+}
+
+static int
+parse_keep(const char *s, int *keep, size_t max, size_t *n)
+{
+	cleanup_free char *copy = xstrdup(s);
+	char *save = NULL;
+
+	*n = 0;
+	if (strcmp(s, "-") == 0)
+		return 0;
+	for (char *t = strtok_r(copy, ",", &save); t != NULL;
+	    t = strtok_r(NULL, ",", &save)) {
+		if (*n == max || util_parse_fd(t, &keep[*n]) < 0)
+			return -1;
+		(*n)++;
+	}
+	return 0;
+}
+
+/*
+ * Inside the sandbox.  argv: exe --sbox-stage2 USERNS CTRL STDERR KEEP
+ * MODE -- COMMAND...  Refuses to run where the user namespace is still
+ * the launcher's: this is never a way to run a command unsandboxed.
+ */
+int
+launch_stage2(int argc, char **argv)
+{
+	int ctrl, saved_stderr, keep[1024];
+	size_t nkeep;
+	char byte = 'R';
+	ssize_t n;
+
+	if (argc < 8 || strcmp(argv[7], "--") != 0 ||
+	    (argc < 9 && strcmp(argv[6], "check") != 0) ||
+	    util_parse_fd(argv[3], &ctrl) < 0 ||
+	    util_parse_fd(argv[4], &saved_stderr) < 0 ||
+	    parse_keep(argv[5], keep, sizeof(keep) / sizeof(keep[0]) - 1,
+	    &nkeep) < 0 ||
+	    strtoul(argv[2], NULL, 10) == (unsigned long)userns_ino()) {
+		fprintf(stderr, "sbox-exec: %s is for sbox-exec's own use\n",
+		    LAUNCH_STAGE2_FLAG);
+		return SBOX_EXIT_REFUSED;
+	}
+
+	do
+		n = send(ctrl, &byte, 1, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
+		return SBOX_EXIT_REFUSED;
+	if (strcmp(argv[6], "check") == 0)
+		return 0;
+
+	do
+		n = recv(ctrl, &byte, 1, 0);
+	while (n < 0 && errno == EINTR);
+	if (n != 1 || byte != 'G')
+		return SBOX_EXIT_REFUSED;
+
+	if (dup2(saved_stderr, STDERR_FILENO) < 0)
+		return SBOX_EXIT_REFUSED;
+	qsort(keep, nkeep, sizeof(int), int_cmp);
+	launch_close_except(keep, nkeep);
+
+	execvp(argv[8], argv + 8);
+	{
+		int e = errno;
+
+		fprintf(stderr, "sbox-exec: %s: %s\n", argv[8], strerror(e));
+		return e == ENOENT || e == ENOTDIR ? SBOX_EXIT_NOT_FOUND :
+		    SBOX_EXIT_CANNOT_EXEC;
+	}
+}

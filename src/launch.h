@@ -1,0 +1,41 @@
+/*
+ * launch.h - create the sandbox once, report, and hand it the command.
+ *
+ * sbox-exec forks bwrap, whose first program inside the sandbox is
+ * sbox-exec again ("stage two", run from a descriptor of its own
+ * executable).  Stage two tells the launcher it is up, waits for the
+ * go-ahead (sent after the status), restores the caller's stderr, closes
+ * every descriptor not kept and execs the command.  The launcher stays as
+ * the process the caller spawned: it forwards signals to the command and
+ * exits with bwrap's status.
+ */
+#ifndef SBOX_LAUNCH_H
+#define SBOX_LAUNCH_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "cli.h"
+#include "locate.h"
+#include "sbox.h"
+
+#define LAUNCH_STAGE2_FLAG "--sbox-stage2"
+
+/* Called once the sandbox exists, before the command may start. */
+typedef void (*launch_ready_fn)(void *, pid_t);
+
+struct launch_spec {
+	const struct invocation *inv;
+	const struct located *bwrap;
+	launch_ready_fn ready;
+	void	*ready_ctx;
+};
+
+int	 launch_sandbox(const struct launch_spec *, int *,
+	    struct sbox_error *);
+int	 launch_print(const struct invocation *, const struct located *);
+bool	 launch_is_stage2(int, char **);
+int	 launch_stage2(int, char **);
+void	 launch_close_except(const int *, size_t);
+
+#endif

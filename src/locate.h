@@ -1,0 +1,19 @@
+/*
+ * locate.h - find the bwrap to run and make sure it is not setuid.
+ */
+#ifndef SBOX_LOCATE_H
+#define SBOX_LOCATE_H
+
+#include "sbox.h"
+
+struct located {
+	int	 fd;		/* O_PATH, close-on-exec: what will be executed */
+	char	*path;		/* as found, for messages and the status */
+};
+
+int	 locate_bwrap(const char *, const char *, struct located *,
+	    struct sbox_error *);
+void	 locate_free(struct located *);
+int	 locate_self_check(struct sbox_error *);
+
+#endif

@@ -1,0 +1,181 @@
+/*
+ * main.c - sbox-exec: parse, check, locate, validate, report, launch.
+ *
+ * The only file besides cli.c's callers that prints and exits.  MUST:
+ * report exactly one status on every channel given, before the command
+ * starts or instead of it; never run the command outside the sandbox.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "launch.h"
+#include "locate.h"
+#include "sbox.h"
+#include "status.h"
+#include "util.h"
+
+struct reporter {
+	const struct invocation *inv;
+	int	*sockets;		/* connected, or -1 when unreachable */
+	const char *bwrap;
+	bool	 sent;
+};
+
+static void
+warn_delivery(const struct invocation *inv, const char *where, int e)
+{
+	if (inv->verbosity >= 0)
+		fprintf(stderr, "sbox-exec: cannot deliver the status to %s: "
+		    "%s\n", where, strerror(e));
+}
+
+/* Send one status line on every channel, then close the descriptors. */
+static void
+report(struct reporter *r, const struct status_report *sr)
+{
+	const struct invocation *inv = r->inv;
+	cleanup_free char *line = NULL;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+
+	if (r->sent)
+		return;
+	r->sent = true;
+	line = status_render(sr);
+	(void)sigaction(SIGPIPE, &ign, &old);
+	for (size_t i = 0; i < inv->nstatus_fds; i++) {
+		int fd = inv->status_fds[i];
+		char where[32];
+
+		snprintf(where, sizeof(where), "descriptor %d", fd);
+		if (status_write_fd(fd, line) < 0)
+			warn_delivery(inv, where, errno);
+		if (fd > STDERR_FILENO)
+			close(fd);
+	}
+	for (size_t i = 0; i < inv->nstatus_sockets; i++) {
+		if (r->sockets[i] < 0)
+			continue;
+		if (status_send_socket(r->sockets[i], line) < 0)
+			warn_delivery(inv, inv->status_sockets[i], errno);
+		close(r->sockets[i]);
+		r->sockets[i] = -1;
+	}
+	(void)sigaction(SIGPIPE, &old, NULL);
+	if (inv->json && inv->mode == MODE_CHECK) {
+		fputs(line, stdout);
+		fflush(stdout);
+	}
+}
+
+static void
+on_ready(void *ctx, pid_t pid)
+{
+	struct reporter *r = ctx;
+	struct status_report sr = {
+		.status = SBOX_SUCCESS, .bwrap = r->bwrap, .pid = pid,
+		.abstract_unix = r->inv->policy.net ? "reachable" : "blocked",
+	};
+
+	report(r, &sr);
+}
+
+static int SBOX_NORETURN
+refuse(struct reporter *r, const struct sbox_error *err)
+{
+	struct status_report sr = {
+		.status = err->status, .bwrap = r->bwrap,
+		.detail = err->detail, .hint = err->hint,
+	};
+
+	report(r, &sr);
+	if (r->inv->verbosity >= 0 || r->inv->mode == MODE_RUN) {
+		fprintf(stderr, "sbox-exec: %s\n", err->detail);
+		if (err->hint != NULL && r->inv->verbosity >= 0)
+			fprintf(stderr, "sbox-exec: hint: %s\n", err->hint);
+	}
+	exit(SBOX_EXIT_REFUSED);
+}
+
+/* Connect the status sockets; a bad address is a usage error. */
+static void
+open_sockets(struct reporter *r, struct invocation *inv)
+{
+	r->sockets = xcalloc(inv->nstatus_sockets, sizeof(int));
+	for (size_t i = 0; i < inv->nstatus_sockets; i++) {
+		struct sbox_error e = { 0 };
+		int rc = status_socket_open(inv->status_sockets[i],
+		    &r->sockets[i], &e);
+
+		if (rc == -1 && inv->err.detail == NULL)
+			inv->err = e;
+		else
+			sbox_error_clear(&e);
+		if (rc == -2)
+			warn_delivery(inv, inv->status_sockets[i], errno);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct invocation inv;
+	struct reporter rep = { .inv = &inv };
+	struct located bw = { .fd = -1 };
+	struct sbox_error err = { 0 };
+	struct launch_spec spec;
+	int code;
+
+	if (launch_is_stage2(argc, argv))
+		return launch_stage2(argc, argv);
+
+	/* The sandbox dies with whoever started us. */
+	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+
+	(void)cli_parse(&inv, argc, argv);
+	if (inv.mode == MODE_HELP) {
+		cli_help(stdout);
+		return fflush(stdout) == 0 ? 0 : SBOX_EXIT_REFUSED;
+	}
+	if (inv.mode == MODE_VERSION) {
+		printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+		return fflush(stdout) == 0 ? 0 : SBOX_EXIT_REFUSED;
+	}
+	open_sockets(&rep, &inv);
+	if (inv.err.detail == NULL)
+		(void)locate_self_check(&inv.err);
+	if (inv.err.detail != NULL)
+		refuse(&rep, &inv.err);
+
+	if (locate_bwrap(inv.bwrap, getenv("PATH"), &bw, &err) < 0) {
+		if (bw.path == NULL && err.status == SBOX_SETUID_REJECTED)
+			rep.bwrap = NULL;
+		refuse(&rep, &err);
+	}
+	rep.bwrap = bw.path;
+
+	if (inv.mode == MODE_PRINT) {
+		code = launch_print(&inv, &bw) == 0 ? 0 : SBOX_EXIT_REFUSED;
+		locate_free(&bw);
+		cli_free(&inv);
+		free(rep.sockets);
+		return code;
+	}
+
+	spec = (struct launch_spec){
+		.inv = &inv, .bwrap = &bw, .ready = on_ready, .ready_ctx = &rep,
+	};
+	if (launch_sandbox(&spec, &code, &err) < 0)
+		refuse(&rep, &err);
+	locate_free(&bw);
+	cli_free(&inv);
+	free(rep.sockets);
+	return code;
+}

@@ -1,0 +1,212 @@
+/*
+ * policy.c - the policy model and its consistency checks.
+ *
+ * Data only: no I/O, no printing, no exit().  Paths arrive resolved (cli.c
+ * does that against the host); here they are ordered and checked.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+#include "util.h"
+
+/* Mounts the launcher adds sort before every mount the user asked for. */
+#define SEQ_USER (SIZE_MAX / 2)
+
+void
+policy_init(struct policy *p, const char *cwd)
+{
+	memset(p, 0, sizeof(*p));
+	p->fs = FS_HOST;
+	p->cwd = xstrdup(cwd);
+}
+
+void
+policy_free(struct policy *p)
+{
+	for (size_t i = 0; i < p->nmounts; i++) {
+		free(p->mounts[i].dest);
+		free(p->mounts[i].src);
+	}
+	for (size_t i = 0; i < p->nenv; i++) {
+		free(p->env[i].name);
+		free(p->env[i].value);
+	}
+	free(p->mounts);
+	free(p->env);
+	free(p->keep_fds);
+	free(p->cwd);
+	free(p->chdir);
+	memset(p, 0, sizeof(*p));
+}
+
+static bool
+mount_is_base(enum mount_kind kind)
+{
+	switch (kind) {
+	case MOUNT_ROOT:
+	case MOUNT_SYSTEM:
+	case MOUNT_SYMLINK:
+	case MOUNT_DEV:
+	case MOUNT_PROC:
+	case MOUNT_TMP:
+		return true;
+	case MOUNT_RO:
+	case MOUNT_RW:
+	case MOUNT_HIDE_DIR:
+	case MOUNT_HIDE_FILE:
+		break;
+	}
+	return false;
+}
+
+void
+policy_add_mount(struct policy *p, enum mount_kind kind, const char *dest,
+    const char *src)
+{
+	struct mount *m;
+
+	p->mounts = xreallocarray(p->mounts, p->nmounts + 1,
+	    sizeof(*p->mounts));
+	m = &p->mounts[p->nmounts];
+	m->kind = kind;
+	m->dest = xstrdup(dest);
+	m->src = src ? xstrdup(src) : NULL;
+	m->seq = (mount_is_base(kind) ? 0 : SEQ_USER) + p->nmounts;
+	p->nmounts++;
+}
+
+void
+policy_add_env(struct policy *p, enum env_kind kind, const char *name,
+    const char *value)
+{
+	struct envop *e;
+
+	p->env = xreallocarray(p->env, p->nenv + 1, sizeof(*p->env));
+	e = &p->env[p->nenv++];
+	e->kind = kind;
+	e->name = name ? xstrdup(name) : NULL;
+	e->value = value ? xstrdup(value) : NULL;
+}
+
+void
+policy_add_keep_fd(struct policy *p, int fd)
+{
+	if (policy_keeps_fd(p, fd))
+		return;
+	p->keep_fds = xreallocarray(p->keep_fds, p->nkeep + 1,
+	    sizeof(*p->keep_fds));
+	p->keep_fds[p->nkeep++] = fd;
+}
+
+bool
+policy_keeps_fd(const struct policy *p, int fd)
+{
+	for (size_t i = 0; i < p->nkeep; i++)
+		if (p->keep_fds[i] == fd)
+			return true;
+	return false;
+}
+
+/*
+ * bwrap applies mounts in argument order, a later one covering an earlier
+ * one.  Sorting by depth first makes the more specific path win whatever
+ * the option order; among equals the one given last wins.
+ */
+static int
+mount_cmp(const void *a, const void *b)
+{
+	const struct mount *x = a, *y = b;
+	size_t dx = util_path_depth(x->dest), dy = util_path_depth(y->dest);
+
+	if (dx != dy)
+		return dx < dy ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return 0;
+}
+
+/* The mount that decides what the sandbox shows at PATH, or NULL. */
+const struct mount *
+policy_mount_for(const struct policy *p, const char *path)
+{
+	const struct mount *best = NULL;
+
+	for (size_t i = 0; i < p->nmounts; i++) {
+		const struct mount *m = &p->mounts[i];
+
+		if (!util_path_within(path, m->dest))
+			continue;
+		if (best == NULL || mount_cmp(m, best) > 0)
+			best = m;
+	}
+	return best;
+}
+
+/* Whether directory PATH (absolute, normalised) can be entered inside. */
+bool
+policy_path_visible(const struct policy *p, const char *path)
+{
+	const struct mount *m = policy_mount_for(p, path);
+
+	/* bwrap's own root always exists, even when nothing is bound on it. */
+	if (strcmp(path, "/") == 0)
+		return m == NULL || m->kind != MOUNT_HIDE_FILE;
+	if (m == NULL)
+		return false;
+	switch (m->kind) {
+	case MOUNT_ROOT:
+	case MOUNT_SYSTEM:
+	case MOUNT_RO:
+	case MOUNT_RW:
+		return true;
+	case MOUNT_SYMLINK: {
+		/* Follow the recreated link once, as the kernel would. */
+		cleanup_free char *dir = NULL, *target = NULL;
+		const char *rest = path + strlen(m->dest);
+		bool ok;
+
+		dir = xstrdup(m->dest);
+		*strrchr(dir, '/') = '\0';
+		target = xasprintf("%s/%s%s", dir[0] ? dir : "", m->src, rest);
+		{
+			cleanup_free char *norm =
+			    util_path_absolute(target, "/");
+			const struct mount *t = policy_mount_for(p, norm);
+
+			ok = t != NULL && t->kind != MOUNT_SYMLINK &&
+			    policy_path_visible(p, norm);
+		}
+		return ok;
+	}
+	case MOUNT_DEV:
+	case MOUNT_PROC:
+	case MOUNT_TMP:
+	case MOUNT_HIDE_DIR:
+		return strcmp(path, m->dest) == 0;
+	case MOUNT_HIDE_FILE:
+		return false;
+	}
+	return false;
+}
+
+/* Order the mounts and check what can only be checked on the whole. */
+int
+policy_finish(struct policy *p, struct sbox_error *err)
+{
+	if (p->nmounts > 0)
+		qsort(p->mounts, p->nmounts, sizeof(*p->mounts), mount_cmp);
+	if (p->chdir == NULL)
+		p->chdir = xstrdup(p->cwd);
+	if (!policy_path_visible(p, p->chdir)) {
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "working directory %s is not visible inside the sandbox "
+		    "(grant it with --ro or --rw, or choose another with "
+		    "--chdir)", p->chdir);
+		return -1;
+	}
+	return 0;
+}

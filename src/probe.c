@@ -1,0 +1,249 @@
+/*
+ * probe.c - the validation step: is the sandbox there, and if not, why.
+ *
+ * MUST: never let bwrap's output reach the caller's stdout (its stderr is
+ * ours until the sandbox reports in; its stdout is never touched by the
+ * probe of --check, which runs no command).  MUST NOT exit or print.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "probe.h"
+#include "util.h"
+
+/* bwrap's messages are short; more than this is kept only in part. */
+#define STDERR_KEEP 8192
+
+static long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* Read what is there on FD into B; returns 0 at EOF, 1 otherwise. */
+static int
+drain_some(int fd, struct buf *b)
+{
+	char chunk[1024];
+	ssize_t n;
+
+	n = read(fd, chunk, sizeof(chunk));
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 1 : 0;
+	if (n == 0)
+		return 0;
+	if (b->len < STDERR_KEEP)
+		buf_add(b, chunk, (size_t)n);
+	return 1;
+}
+
+/* One message from stage two: 'R' with its credentials attached. */
+static int
+read_ready(int ctrl, pid_t *pid)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(struct ucred))];
+		struct cmsghdr align;
+	} u;
+	char byte = 0;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	ssize_t n;
+
+	do
+		n = recvmsg(ctrl, &msg, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n != 1 || byte != 'R')
+		return -1;
+	*pid = 0;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c != NULL;
+	    c = CMSG_NXTHDR(&msg, c))
+		if (c->cmsg_level == SOL_SOCKET &&
+		    c->cmsg_type == SCM_CREDENTIALS) {
+			struct ucred cred;
+
+			memcpy(&cred, CMSG_DATA(c), sizeof(cred));
+			*pid = cred.pid;
+		}
+	return 0;
+}
+
+/*
+ * Wait up to TIMEOUT_MS for stage two to report in on CTRL, collecting
+ * bwrap's stderr from ERR meanwhile.  Returns 0 when ready, -1 otherwise
+ * (bwrap gave up, or time ran out: then bwrap has been killed).
+ */
+int
+probe_wait_ready(int ctrl, int err, pid_t child, long timeout_ms,
+    struct probe_outcome *out)
+{
+	struct buf b = { 0 };
+	long deadline = now_ms() + timeout_ms;
+	struct pollfd pfd[2] = {
+		{ .fd = ctrl, .events = POLLIN },
+		{ .fd = err, .events = POLLIN },
+	};
+
+	memset(out, 0, sizeof(*out));
+	for (;;) {
+		long left = deadline - now_ms();
+		int r;
+
+		if (left <= 0) {
+			out->timed_out = true;
+			kill(child, SIGKILL);
+			break;
+		}
+		r = poll(pfd, 2, (int)(left > 60000 ? 60000 : left));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		if (pfd[1].revents != 0 && !drain_some(err, &b))
+			pfd[1].fd = -1;
+		if (pfd[0].revents != 0) {
+			if (read_ready(ctrl, &out->cmd_pid) == 0)
+				out->ready = true;
+			break;
+		}
+	}
+	out->bwrap_stderr = buf_steal(&b);
+	return out->ready ? 0 : -1;
+}
+
+/* After a failure: reap bwrap and read the rest of what it said. */
+void
+probe_collect_failure(int err, pid_t child, struct probe_outcome *out)
+{
+	struct buf b = { 0 };
+	struct pollfd pfd = { .fd = err, .events = POLLIN };
+	long deadline;
+
+	buf_adds(&b, out->bwrap_stderr);
+	while (!out->reaped) {
+		if (waitpid(child, &out->wait_status, 0) == child)
+			out->reaped = true;
+		else if (errno != EINTR)
+			break;
+	}
+	/* Whatever still holds the pipe dies with bwrap; do not hang on it. */
+	deadline = now_ms() + 1000;
+	while (now_ms() < deadline) {
+		int r = poll(&pfd, 1, 100);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 || !drain_some(err, &b))
+			break;
+	}
+	free(out->bwrap_stderr);
+	out->bwrap_stderr = buf_steal(&b);
+}
+
+/* Turn bwrap's words into a detail, and a hint where one is known. */
+void
+probe_classify(const struct probe_outcome *o, long timeout_ms,
+    struct sbox_error *err)
+{
+	static const struct {
+		const char *needle;
+		const char *hint;
+	} hints[] = {
+		{ "setting up uid map: Permission denied",
+		  "unprivileged user namespaces are restricted, most likely by "
+		  "AppArmor (Ubuntu 23.10 and later: "
+		  "kernel.apparmor_restrict_unprivileged_userns=1); install an "
+		  "AppArmor profile that allows bwrap to create user namespaces, "
+		  "or set that sysctl to 0" },
+		{ "No space left on device",
+		  "user namespaces are disabled or used up here "
+		  "(user.max_user_namespaces is 0 or reached); raise it, e.g. "
+		  "sysctl -w user.max_user_namespaces=15000" },
+		{ "RTM_NEWADDR",
+		  "the loopback interface of the new network namespace could "
+		  "not be configured, usually because an outer container or "
+		  "seccomp policy forbids it; run where network namespaces "
+		  "are allowed, or use --net" },
+		{ "Operation not permitted",
+		  "unprivileged user namespaces are not allowed here (on Debian "
+		  "kernels: sysctl -w kernel.unprivileged_userns_clone=1; in a "
+		  "container: allow unshare/clone of user namespaces)" },
+		{ "No permissions to create",
+		  "unprivileged user namespaces are not allowed here (on Debian "
+		  "kernels: sysctl -w kernel.unprivileged_userns_clone=1)" },
+		{ "Can't ",
+		  "a path the policy names could not be set up inside the "
+		  "sandbox; check that it exists and is reachable" },
+	};
+	cleanup_buf struct buf text = { 0 };
+	const char *s = o->bwrap_stderr ? o->bwrap_stderr : "";
+
+	/* Lines joined with "; ", blank ones and trailing space dropped. */
+	while (*s != '\0') {
+		const char *end = strchrnul(s, '\n');
+		size_t len = (size_t)(end - s);
+
+		while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\r'))
+			len--;
+		if (len > 0) {
+			if (text.len > 0)
+				buf_adds(&text, "; ");
+			buf_add(&text, s, len);
+		}
+		s = *end ? end + 1 : end;
+	}
+
+	if (o->timed_out)
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "the sandbox was not ready within %ld.%03ld s%s%s",
+		    timeout_ms / 1000, timeout_ms % 1000,
+		    text.len ? ": " : "", text.len ? text.s : "");
+	else if (text.len > 0)
+		sbox_error_set(err, SBOX_PROBE_FAILED, "%s", text.s);
+	else if (o->reaped && WIFSIGNALED(o->wait_status))
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "bwrap was killed by signal %d",
+		    WTERMSIG(o->wait_status));
+	else if (o->reaped && WIFEXITED(o->wait_status))
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "bwrap exited with status %d before the sandbox was ready",
+		    WEXITSTATUS(o->wait_status));
+	else
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "bwrap ended before the sandbox was ready");
+
+	free(err->hint);
+	err->hint = NULL;
+	if (o->timed_out) {
+		err->hint = xstrdup("the machine may be overloaded; allow more "
+		    "time with --probe-timeout");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]); i++)
+		if (text.len > 0 && strstr(text.s, hints[i].needle) != NULL) {
+			err->hint = xstrdup(hints[i].hint);
+			return;
+		}
+}
+
+void
+probe_outcome_free(struct probe_outcome *o)
+{
+	free(o->bwrap_stderr);
+	o->bwrap_stderr = NULL;
+}

@@ -1,0 +1,241 @@
+/*
+ * status.c - render the status line and deliver it.
+ *
+ * MUST: emit exactly one line of valid UTF-8 JSON of at most STATUS_MAX
+ * bytes, whatever bytes the paths in it hold.  MUST NOT print or exit:
+ * delivery failures are returned to main.c, which warns.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "status.h"
+#include "util.h"
+
+/* Each free-text field is cut to this many escaped bytes, so three fit. */
+#define FIELD_MAX 1200
+
+const char *
+sbox_status_name(enum sbox_status s)
+{
+	switch (s) {
+	case SBOX_SUCCESS:
+		return "success";
+	case SBOX_BWRAP_NOT_FOUND:
+		return "bwrap-not-found";
+	case SBOX_SETUID_REJECTED:
+		return "setuid-rejected";
+	case SBOX_PROBE_FAILED:
+		return "sandbox-probe-failed";
+	case SBOX_INVALID_POLICY:
+		return "invalid-policy";
+	}
+	return "invalid-policy";
+}
+
+void
+sbox_error_set(struct sbox_error *err, enum sbox_status status,
+    const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	free(err->detail);
+	err->status = status;
+	err->detail = s ? s : xstrdup("out of memory");
+}
+
+void
+sbox_error_clear(struct sbox_error *err)
+{
+	free(err->detail);
+	free(err->hint);
+	err->detail = err->hint = NULL;
+	err->status = SBOX_SUCCESS;
+}
+
+/*
+ * Append S as the inside of a JSON string: invalid UTF-8 becomes U+FFFD,
+ * control characters are escaped, and the result stops at a character
+ * boundary before FIELD_MAX bytes, marked with an ellipsis.
+ */
+static void
+json_string(struct buf *out, const char *s)
+{
+	cleanup_buf struct buf clean = { 0 };
+	size_t start = out->len;
+
+	util_utf8_sanitize(&clean, s, strlen(s));
+	buf_addc(out, '"');
+	for (size_t i = 0; i < clean.len; i++) {
+		unsigned char c = (unsigned char)clean.s[i];
+		size_t mark = out->len;
+
+		if (c == '"' || c == '\\') {
+			buf_addc(out, '\\');
+			buf_addc(out, (char)c);
+		} else if (c == '\n') {
+			buf_adds(out, "\\n");
+		} else if (c == '\t') {
+			buf_adds(out, "\\t");
+		} else if (c < 0x20 || c == 0x7f) {
+			buf_addf(out, "\\u%04x", c);
+		} else {
+			/* Copy a whole UTF-8 sequence at once. */
+			size_t len = 1;
+
+			while (i + len < clean.len &&
+			    ((unsigned char)clean.s[i + len] & 0xc0) == 0x80)
+				len++;
+			buf_add(out, clean.s + i, len);
+			i += len - 1;
+		}
+		if (out->len - start > FIELD_MAX) {
+			out->len = mark;
+			buf_adds(out, "\xe2\x80\xa6");	/* U+2026 */
+			break;
+		}
+	}
+	buf_addc(out, '"');
+}
+
+char *
+status_render(const struct status_report *r)
+{
+	struct buf b = { 0 };
+
+	buf_addf(&b, "{\"version\":1,\"status\":\"%s\"",
+	    sbox_status_name(r->status));
+	if (r->bwrap != NULL) {
+		buf_adds(&b, ",\"bwrap\":");
+		json_string(&b, r->bwrap);
+	}
+	if (r->status == SBOX_SUCCESS && r->pid > 0)
+		buf_addf(&b, ",\"pid\":%ld", (long)r->pid);
+	if (r->abstract_unix != NULL)
+		buf_addf(&b, ",\"abstract_unix\":\"%s\"", r->abstract_unix);
+	if (r->detail != NULL) {
+		buf_adds(&b, ",\"detail\":");
+		json_string(&b, r->detail);
+	}
+	if (r->hint != NULL) {
+		buf_adds(&b, ",\"hint\":");
+		json_string(&b, r->hint);
+	}
+	buf_adds(&b, "}\n");
+	return buf_steal(&b);
+}
+
+/*
+ * Connect a datagram socket to ADDR ("@name" for the abstract name "name").
+ * A bad address is the caller's usage error (-1, ERR set); nobody
+ * listening is a delivery failure (-2, errno set), which only warns.
+ */
+int
+status_socket_open(const char *addr, int *fdp, struct sbox_error *err)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	bool abstract = addr[0] == '@';
+	const char *name = abstract ? addr + 1 : addr;
+	size_t len = strlen(name);
+	socklen_t alen;
+	int fd, one = 1;
+
+	*fdp = -1;
+	if (len == 0) {
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "--status-socket: empty socket name");
+		return -1;
+	}
+	if (len > sizeof(sun.sun_path) - 1) {
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "--status-socket: socket name is %zu bytes, at most %zu "
+		    "fit", len, sizeof(sun.sun_path) - 1);
+		return -1;
+	}
+	memcpy(sun.sun_path + (abstract ? 1 : 0), name, len);
+	alen = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len +
+	    (abstract ? 1 : 0));
+
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -2;
+	(void)setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one));
+	if (connect(fd, (struct sockaddr *)&sun, alen) < 0) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+		return -2;
+	}
+	*fdp = fd;
+	return 0;
+}
+
+/* Send LINE as one datagram with our pid, uid and gid attached. */
+int
+status_send_socket(int fd, const char *line)
+{
+	struct ucred cred = {
+		.pid = getpid(), .uid = getuid(), .gid = getgid(),
+	};
+	union {
+		char buf[CMSG_SPACE(sizeof(struct ucred))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { .iov_base = (void *)line, .iov_len = strlen(line) };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	struct cmsghdr *cmsg;
+	ssize_t n;
+
+	memset(&u, 0, sizeof(u));
+	cmsg = CMSG_FIRSTHDR(&msg);
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_CREDENTIALS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(cred));
+	memcpy(CMSG_DATA(cmsg), &cred, sizeof(cred));
+
+	do
+		n = sendmsg(fd, &msg, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -1;
+	if ((size_t)n != iov.iov_len) {
+		errno = EMSGSIZE;
+		return -1;
+	}
+	return 0;
+}
+
+/* Write LINE whole to FD; the caller ignores SIGPIPE around this. */
+int
+status_write_fd(int fd, const char *line)
+{
+	size_t len = strlen(line), off = 0;
+
+	while (off < len) {
+		ssize_t n = write(fd, line + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		off += (size_t)n;
+	}
+	return 0;
+}

@@ -1,0 +1,32 @@
+/*
+ * status.h - the one-line JSON status and the channels that carry it.
+ *
+ * The same bytes go to every channel: a descriptor the caller named, and
+ * datagram sockets (abstract or pathname) sent with the sender's
+ * credentials attached.
+ */
+#ifndef SBOX_STATUS_H
+#define SBOX_STATUS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "sbox.h"
+
+#define STATUS_MAX 4096		/* bytes, newline included */
+
+struct status_report {
+	enum sbox_status status;
+	const char *bwrap;	/* NULL when none was found */
+	pid_t	 pid;		/* success only */
+	const char *detail;
+	const char *hint;
+	const char *abstract_unix;	/* "blocked"/"reachable", or NULL */
+};
+
+char	*status_render(const struct status_report *);
+int	 status_socket_open(const char *, int *, struct sbox_error *);
+int	 status_send_socket(int, const char *);
+int	 status_write_fd(int, const char *);
+
+#endif

@@ -1,0 +1,380 @@
+/*
+ * util.c - the small helpers every module shares.
+ *
+ * Allocation failure is the one error handled by dying here: nothing can be
+ * reported without memory.  Everything else returns a value.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+void
+util_freep(void *p)
+{
+	free(*(void **)p);
+}
+
+void
+util_closep(int *fd)
+{
+	if (*fd >= 0) {
+		int saved = errno;
+
+		close(*fd);
+		errno = saved;
+	}
+}
+
+int
+steal_fd(int *fd)
+{
+	int r = *fd;
+
+	*fd = -1;
+	return r;
+}
+
+static void SBOX_NORETURN
+xdie_oom(void)
+{
+	/* errx, not err: errno is not reliable after a failed malloc. */
+	errx(125, "out of memory");
+}
+
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		xdie_oom();
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		xdie_oom();
+	return p;
+}
+
+void *
+xreallocarray(void *p, size_t n, size_t size)
+{
+	void *q = reallocarray(p, n ? n : 1, size ? size : 1);
+
+	if (q == NULL)
+		xdie_oom();
+	return q;
+}
+
+char *
+xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (p == NULL)
+		xdie_oom();
+	return p;
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	if (p == NULL)
+		xdie_oom();
+	return p;
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		xdie_oom();
+	return s;
+}
+
+void
+strv_take(struct strv *sv, char *s)
+{
+	if (sv->n + 2 > sv->cap) {
+		sv->cap = sv->cap ? sv->cap * 2 : 16;
+		sv->v = xreallocarray(sv->v, sv->cap, sizeof(*sv->v));
+	}
+	sv->v[sv->n++] = s;
+	sv->v[sv->n] = NULL;
+}
+
+void
+strv_add(struct strv *sv, const char *s)
+{
+	strv_take(sv, xstrdup(s));
+}
+
+void
+strv_addf(struct strv *sv, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		xdie_oom();
+	strv_take(sv, s);
+}
+
+void
+strv_clear(struct strv *sv)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	sv->v = NULL;
+	sv->n = sv->cap = 0;
+}
+
+void
+buf_add(struct buf *b, const void *p, size_t n)
+{
+	if (n > SIZE_MAX / 2 - b->len - 1)
+		xdie_oom();
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 64;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		b->s = xreallocarray(b->s, cap, 1);
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void
+buf_adds(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+void
+buf_addc(struct buf *b, char c)
+{
+	buf_add(b, &c, 1);
+}
+
+void
+buf_addf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		xdie_oom();
+	buf_add(b, s, (size_t)r);
+	free(s);
+}
+
+void
+buf_clear(struct buf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+char *
+buf_steal(struct buf *b)
+{
+	char *s = b->s ? b->s : xstrdup("");
+
+	b->s = NULL;
+	b->len = b->cap = 0;
+	return s;
+}
+
+/*
+ * Make PATH absolute against CWD and normalise it lexically: "." and empty
+ * components go, ".." drops the previous component.  Symlinks are left for
+ * the caller to resolve on the host; this is the path the sandbox shows.
+ */
+char *
+util_path_absolute(const char *path, const char *cwd)
+{
+	cleanup_buf struct buf in = { 0 };
+	struct buf out = { 0 };
+	const char *p;
+
+	if (path[0] != '/') {
+		buf_adds(&in, cwd);
+		buf_addc(&in, '/');
+	}
+	buf_adds(&in, path);
+
+	p = in.s;
+	while (*p != '\0') {
+		const char *end;
+		size_t len;
+
+		while (*p == '/')
+			p++;
+		end = strchrnul(p, '/');
+		len = (size_t)(end - p);
+		if (len == 0 || (len == 1 && p[0] == '.')) {
+			/* nothing */
+		} else if (len == 2 && p[0] == '.' && p[1] == '.') {
+			while (out.len > 0 && out.s[out.len - 1] != '/')
+				out.len--;
+			if (out.len > 0)
+				out.len--;
+			if (out.s != NULL)
+				out.s[out.len] = '\0';
+		} else {
+			buf_addc(&out, '/');
+			buf_add(&out, p, len);
+		}
+		p = end;
+	}
+	if (out.len == 0)
+		buf_addc(&out, '/');
+	return buf_steal(&out);
+}
+
+/* Number of components of a normalised absolute path; "/" has none. */
+size_t
+util_path_depth(const char *path)
+{
+	size_t n = 0;
+
+	for (const char *p = path; *p != '\0'; p++)
+		if (*p == '/' && p[1] != '\0')
+			n++;
+	return n;
+}
+
+/* Whether normalised PATH is DIR or lies below it, component-wise. */
+bool
+util_path_within(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (strcmp(dir, "/") == 0)
+		return path[0] == '/';
+	if (strncmp(path, dir, n) != 0)
+		return false;
+	return path[n] == '\0' || path[n] == '/';
+}
+
+/* Parse a descriptor number: decimal, 0..INT_MAX, nothing else. */
+int
+util_parse_fd(const char *s, int *fd)
+{
+	const char *errstr;
+	long long v;
+
+	if (s[0] < '0' || s[0] > '9')
+		return -1;
+	v = strtonum(s, 0, INT_MAX, &errstr);
+	if (errstr != NULL)
+		return -1;
+	*fd = (int)v;
+	return 0;
+}
+
+/* Append S quoted for a POSIX shell; plain words stay as they are. */
+void
+util_shell_quote(struct buf *b, const char *s)
+{
+	const char *safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789@%+=:,./-_";
+
+	if (*s != '\0' && strspn(s, safe) == strlen(s)) {
+		buf_adds(b, s);
+		return;
+	}
+	buf_addc(b, '\'');
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			buf_adds(b, "'\\''");
+		else
+			buf_addc(b, *s);
+	}
+	buf_addc(b, '\'');
+}
+
+/* Length of the valid UTF-8 sequence at P (at most N bytes), or 0. */
+static size_t
+utf8_seq_len(const unsigned char *p, size_t n)
+{
+	size_t len;
+	uint32_t cp, min;
+
+	if (p[0] < 0x80)
+		return 1;
+	if ((p[0] & 0xe0) == 0xc0) {
+		len = 2; cp = p[0] & 0x1f; min = 0x80;
+	} else if ((p[0] & 0xf0) == 0xe0) {
+		len = 3; cp = p[0] & 0x0f; min = 0x800;
+	} else if ((p[0] & 0xf8) == 0xf0) {
+		len = 4; cp = p[0] & 0x07; min = 0x10000;
+	} else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* Append N bytes of S with every invalid UTF-8 byte replaced by U+FFFD. */
+void
+util_utf8_sanitize(struct buf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < n) {
+		size_t len = utf8_seq_len(p + i, n - i);
+
+		if (len == 0) {
+			buf_adds(b, "\xef\xbf\xbd");
+			i++;
+		} else {
+			buf_add(b, p + i, len);
+			i += len;
+		}
+	}
+}
