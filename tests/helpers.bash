@@ -1,0 +1,133 @@
+# tests/helpers.bash - shared by every tests/*.bats file: `load helpers`.
+#
+# SBOX_EXEC     the binary under test (set by `make check`)
+# SBOX_TESTS_MUST_WORK=1  every "the kernel cannot do this here" skip
+#               becomes a failure (CI sets it: a skipped security test
+#               is a missing security test)
+
+: "${SBOX_EXEC:=$BATS_TEST_DIRNAME/../src/sbox-exec}"
+SBOX_EXEC=$(readlink -f "$SBOX_EXEC")
+export SBOX_EXEC
+TESTS_DIR=$(readlink -f "$BATS_TEST_DIRNAME")
+export TESTS_DIR
+# An unprivileged test must not pick up a python3 under /root.
+PY=/usr/bin/python3
+
+# skip_or_fail REASON: skip, unless SBOX_TESTS_MUST_WORK=1.
+skip_or_fail() {
+	if [ "${SBOX_TESTS_MUST_WORK:-0}" = 1 ]; then
+		echo "required but unavailable: $*" >&2
+		return 1
+	fi
+	skip "$*"
+}
+
+# requires WHAT...: root, unprivileged-capable, userns, python3, socat...
+requires() {
+	local what
+	for what in "$@"; do
+		case $what in
+		root)
+			[ "$(id -u)" = 0 ] || skip_or_fail "needs root" ;;
+		userns)
+			unshare -Ur true 2>/dev/null ||
+				skip_or_fail "unprivileged user namespaces are not available" ;;
+		bwrap)
+			command -v bwrap >/dev/null ||
+				skip_or_fail "bwrap is not installed" ;;
+		setpriv)
+			command -v setpriv >/dev/null ||
+				skip_or_fail "setpriv is not installed" ;;
+		python3)
+			[ -x "$PY" ] || skip_or_fail "$PY is not installed" ;;
+		*)
+			command -v "$what" >/dev/null ||
+				skip_or_fail "$what is not installed" ;;
+		esac
+	done
+}
+
+# A scratch directory outside /tmp (the sandbox's /tmp is private), open
+# to the unprivileged test user too.  Removed by common_teardown.
+scratch_dir() {
+	local d
+	d=$(mktemp -d "${SBOX_TEST_SCRATCH:-/var/tmp}/sbox-test.XXXXXX")
+	chmod 0777 "$d"
+	echo "$d" >>"$BATS_TEST_TMPDIR/.scratch"
+	echo "$d"
+}
+
+# The binary, where an unprivileged user can execute it (a clone may
+# live below a 0700 home directory).
+unpriv_sbox() {
+	if [ -z "${UNPRIV_SBOX:-}" ] || [ ! -x "$UNPRIV_SBOX" ]; then
+		local d
+		d=$(scratch_dir)
+		cp "$SBOX_EXEC" "$d/sbox-exec"
+		chmod 0755 "$d" "$d/sbox-exec"
+		UNPRIV_SBOX=$d/sbox-exec
+	fi
+	echo "$UNPRIV_SBOX"
+}
+
+# as_user CMD...: run CMD as an unprivileged user.  As root that is
+# nobody (65534) through setpriv; otherwise we already are one.
+as_user() {
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+	else
+		"$@"
+	fi
+}
+
+# each_user NAME: run the test body function NAME as root (when we are
+# root) and again as an unprivileged user; $SBOX is set for each pass.
+each_user() {
+	local fn=$1
+	if [ "$(id -u)" = 0 ]; then
+		SBOX=$SBOX_EXEC AS="" "$fn" || return 1
+	fi
+	requires setpriv
+	SBOX=$(unpriv_sbox) AS=as_user "$fn"
+}
+
+# json_get JSON KEY: a field of a status line (empty when absent).
+json_get() {
+	printf '%s' "$1" | jq -r --arg k "$2" '.[$k] // empty'
+}
+
+# Assertions that say what they expected.
+assert_status() {
+	if [ "$status" != "$1" ]; then
+		echo "expected exit $1, got $status; output:" >&2
+		printf '%s\n' "$output" >&2
+		return 1
+	fi
+}
+
+assert_eq() {
+	if [ "$1" != "$2" ]; then
+		printf 'expected: %q\n     got: %q\n' "$2" "$1" >&2
+		return 1
+	fi
+}
+
+assert_contains() {
+	case $1 in
+	*"$2"*) ;;
+	*) printf 'expected %q to contain %q\n' "$1" "$2" >&2; return 1 ;;
+	esac
+}
+
+common_teardown() {
+	local d
+	if [ -f "$BATS_TEST_TMPDIR/.scratch" ]; then
+		while read -r d; do
+			[ -n "$d" ] && rm -rf -- "$d"
+		done <"$BATS_TEST_TMPDIR/.scratch"
+	fi
+}
+
+teardown() {
+	common_teardown
+}

@@ -1,0 +1,101 @@
+/* Unit tests of policy.c and the path helpers in util.c. */
+#include <stdlib.h>
+
+#include "policy.h"
+#include "tap.h"
+#include "util.h"
+
+static void
+test_paths(void)
+{
+	struct {
+		const char *in, *cwd, *want;
+	} cases[] = {
+		{ "a", "/w", "/w/a" },
+		{ "./a/", "/w", "/w/a" },
+		{ ".", "/w", "/w" },
+		{ "..", "/w", "/" },
+		{ "../../..", "/w/x", "/" },
+		{ "/a//b/./c/../d", "/w", "/a/b/d" },
+		{ "/", "/w", "/" },
+		{ "a b/\n", "/w", "/w/a b/\n" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = util_path_absolute(cases[i].in, cases[i].cwd);
+
+		is_str(got, cases[i].want, "util_path_absolute");
+		free(got);
+	}
+	ok(util_path_depth("/") == 0, "depth of /");
+	ok(util_path_depth("/a/b") == 2, "depth of /a/b");
+	ok(util_path_within("/a/b", "/a"), "/a/b within /a");
+	ok(util_path_within("/a", "/a"), "/a within /a");
+	ok(!util_path_within("/ab", "/a"), "/ab not within /a");
+	ok(util_path_within("/x", "/"), "everything within /");
+}
+
+/* A more specific mount sorts after a less specific one, whatever order. */
+static void
+test_order(void)
+{
+	struct policy p;
+	struct sbox_error err = { 0 };
+
+	policy_init(&p, "/w");
+	policy_add_mount(&p, MOUNT_RO, "/w/.git", "/w/.git");
+	policy_add_mount(&p, MOUNT_RW, "/w", "/w");
+	policy_add_mount(&p, MOUNT_ROOT, "/", "/");
+	policy_add_mount(&p, MOUNT_TMP, "/tmp", NULL);
+	ok(policy_finish(&p, &err) == 0, "policy_finish accepts cwd under rw");
+	is_str(p.mounts[0].dest, "/", "root first");
+	is_str(p.mounts[1].dest, "/tmp", "base mount before user mount of equal depth");
+	is_str(p.mounts[2].dest, "/w", "rw dir next");
+	is_str(p.mounts[3].dest, "/w/.git", "ro sub-path last");
+	ok(policy_mount_for(&p, "/w/.git/hooks")->kind == MOUNT_RO,
+	    "the sub-path decides below it");
+	ok(policy_mount_for(&p, "/w/src")->kind == MOUNT_RW,
+	    "the rw dir decides elsewhere");
+	policy_free(&p);
+	sbox_error_clear(&err);
+}
+
+static void
+test_visible(void)
+{
+	struct policy p;
+	struct sbox_error err = { 0 };
+
+	policy_init(&p, "/tmp/work");
+	policy_add_mount(&p, MOUNT_ROOT, "/", "/");
+	policy_add_mount(&p, MOUNT_TMP, "/tmp", NULL);
+	policy_add_mount(&p, MOUNT_HIDE_DIR, "/srv", NULL);
+	policy_add_mount(&p, MOUNT_HIDE_FILE, "/etc/passwd", NULL);
+	ok(!policy_path_visible(&p, "/tmp/work"), "under private /tmp: hidden");
+	ok(policy_path_visible(&p, "/tmp"), "/tmp itself exists");
+	ok(!policy_path_visible(&p, "/srv/x"), "under a hidden dir: hidden");
+	ok(policy_path_visible(&p, "/srv"), "the hidden dir itself exists");
+	ok(policy_path_visible(&p, "/usr/bin"), "host root: visible");
+	ok(policy_finish(&p, &err) != 0 && err.status == SBOX_INVALID_POLICY,
+	    "an invisible working directory is refused");
+	policy_free(&p);
+	sbox_error_clear(&err);
+
+	/* Minimal: only what is bound; usrmerge links are followed. */
+	policy_init(&p, "/");
+	policy_add_mount(&p, MOUNT_SYSTEM, "/usr", "/usr");
+	policy_add_mount(&p, MOUNT_SYMLINK, "/bin", "usr/bin");
+	ok(policy_path_visible(&p, "/bin"), "a usrmerge link to a bound dir");
+	ok(!policy_path_visible(&p, "/home"), "nothing else");
+	ok(policy_path_visible(&p, "/"), "the root always exists");
+	policy_free(&p);
+}
+
+int
+main(void)
+{
+	test_paths();
+	test_order();
+	test_visible();
+	return tap_done();
+}

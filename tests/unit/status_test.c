@@ -1,0 +1,79 @@
+/* Unit tests of status.c: the JSON line. */
+#include <stdlib.h>
+
+#include "status.h"
+#include "tap.h"
+#include "util.h"
+
+static void
+test_render(void)
+{
+	struct status_report ok_r = { .status = SBOX_SUCCESS,
+	    .bwrap = "/usr/bin/bwrap", .pid = 42, .abstract_unix = "blocked" };
+	struct status_report bad = { .status = SBOX_PROBE_FAILED,
+	    .bwrap = "/b", .pid = 42, .detail = "a \"q\" \\ \n\t\x01",
+	    .hint = "h" };
+	struct status_report nf = { .status = SBOX_BWRAP_NOT_FOUND };
+	char *s;
+
+	s = status_render(&ok_r);
+	is_str(s, "{\"version\":1,\"status\":\"success\",\"bwrap\":"
+	    "\"/usr/bin/bwrap\",\"pid\":42,\"abstract_unix\":\"blocked\"}\n",
+	    "success line");
+	free(s);
+	s = status_render(&bad);
+	is_str(s, "{\"version\":1,\"status\":\"sandbox-probe-failed\","
+	    "\"bwrap\":\"/b\",\"detail\":\"a \\\"q\\\" \\\\ \\n\\t\\u0001\","
+	    "\"hint\":\"h\"}\n", "escapes; no pid unless success");
+	free(s);
+	s = status_render(&nf);
+	is_str(s, "{\"version\":1,\"status\":\"bwrap-not-found\"}\n",
+	    "no bwrap field when none was found");
+	free(s);
+}
+
+static void
+test_utf8(void)
+{
+	struct status_report r = { .status = SBOX_INVALID_POLICY,
+	    .detail = "/x\xff/\xc3\xa9/\xe2\x82/\xed\xa0\x80" };
+	char *s = status_render(&r);
+
+	is_str(s, "{\"version\":1,\"status\":\"invalid-policy\",\"detail\":"
+	    "\"/x\xef\xbf\xbd/\xc3\xa9/\xef\xbf\xbd\xef\xbf\xbd/"
+	    "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"}\n",
+	    "invalid UTF-8 becomes U+FFFD, valid kept");
+	free(s);
+}
+
+/* Whatever the inputs, one line of at most STATUS_MAX bytes. */
+static void
+test_limit(void)
+{
+	char *big = xmalloc(100000);
+	struct status_report r = { .status = SBOX_PROBE_FAILED };
+	char *s;
+
+	memset(big, '\x01', 99999);
+	big[99999] = '\0';
+	r.bwrap = r.detail = r.hint = big;
+	s = status_render(&r);
+	ok(strlen(s) <= STATUS_MAX, "capped at %d bytes (got %zu)",
+	    STATUS_MAX, strlen(s));
+	ok(strchr(s, '\n') == s + strlen(s) - 1, "exactly one newline, last");
+	free(s);
+	memset(big, '\xe9', 99999);
+	s = status_render(&r);
+	ok(strlen(s) <= STATUS_MAX, "capped with multibyte replacements");
+	free(s);
+	free(big);
+}
+
+int
+main(void)
+{
+	test_render();
+	test_utf8();
+	test_limit();
+	return tap_done();
+}
