@@ -742,6 +742,29 @@ check_combinations(struct parser *ps)
 	}
 }
 
+/*
+ * The working directory must exist where the sandbox takes it from the
+ * host; bwrap would only fail later, and less clearly.
+ */
+static void
+check_chdir(struct parser *ps)
+{
+	const struct policy *p = &ps->inv->policy;
+	const struct mount *m = policy_mount_for(p, p->chdir);
+	cleanup_free char *host = NULL;
+	const struct origin none = { 0 };
+	struct stat st;
+
+	if (m == NULL || m->src == NULL || !policy_mount_from_host(m->kind))
+		return;
+	host = xasprintf("%s%s", m->src, p->chdir + strlen(m->dest));
+	if (stat(host, &st) < 0)
+		fail(ps, &none, "--chdir: %s: %s", p->chdir, strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		fail(ps, &none, "--chdir: %s: %s", p->chdir,
+		    strerror(ENOTDIR));
+}
+
 int
 cli_parse(struct invocation *inv, int argc, char **argv)
 {
@@ -798,8 +821,9 @@ cli_parse(struct invocation *inv, int argc, char **argv)
 	add_base_mounts(&inv->policy);
 	check_combinations(&ps);
 	if (inv->err.detail == NULL && inv->mode != MODE_HELP &&
-	    inv->mode != MODE_VERSION)
-		(void)policy_finish(&inv->policy, &inv->err);
+	    inv->mode != MODE_VERSION &&
+	    policy_finish(&inv->policy, &inv->err) == 0)
+		check_chdir(&ps);
 	return inv->err.detail == NULL ? 0 : -1;
 }
 

@@ -237,7 +237,7 @@ launch_print(const struct invocation *inv, const struct located *bw)
 static void SBOX_NORETURN
 exec_bwrap(const struct invocation *inv, const struct located *bw,
     const struct fdset *f, char *const *argv, const int *keep, size_t nkeep,
-    const struct sigaction *old_pipe, const sigset_t *old_mask)
+    const struct sigaction *old_pipe)
 {
 	static const char msg[] = "sbox-exec: cannot execute bwrap\n";
 
@@ -251,29 +251,38 @@ exec_bwrap(const struct invocation *inv, const struct located *bw,
 		if (keep[i] != bw->fd && set_inheritable(keep[i]) < 0)
 			_exit(127);
 	(void)sigaction(SIGPIPE, old_pipe, NULL);
-	(void)sigprocmask(SIG_SETMASK, old_mask, NULL);
 	(void)inv;
 	execveat(bw->fd, "", argv, environ, AT_EMPTY_PATH);
 	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
 	_exit(127);
 }
 
-/* After the hand-over: pass bwrap's late words on, wait, mirror its end. */
-static int
-proxy(pid_t child, pid_t cmd, int err_fd)
+/*
+ * From the moment the sandbox is up, signals meant for us go to the
+ * command (stage two now, the command after its exec: the same process).
+ */
+static void
+forward_signals_to(pid_t child, pid_t cmd)
 {
 	struct sigaction sa = { .sa_handler = forward_signal };
-	int status, pidfd, devnull;
-	char chunk[1024];
-	ssize_t n;
 
-	pidfd = cmd > 0 ? (int)syscall(SYS_pidfd_open, cmd, 0) : -1;
-	fwd_pidfd = pidfd;
+	fwd_pidfd = cmd > 0 ? (int)syscall(SYS_pidfd_open, cmd, 0) : -1;
+	if (fwd_pidfd >= 0)
+		(void)fcntl((int)fwd_pidfd, F_SETFD, FD_CLOEXEC);
 	fwd_pid = child;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
 		(void)sigaction(forwarded[i], &sa, NULL);
+}
+
+/* After the hand-over: pass bwrap's late words on, wait, mirror its end. */
+static int
+proxy(pid_t child, int err_fd)
+{
+	int status, devnull, pidfd = (int)fwd_pidfd;
+	char chunk[1024];
+	ssize_t n;
 
 	/* The command owns stdin and stdout now; we hold them no more. */
 	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -320,7 +329,6 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	cleanup_free int *keep = NULL;
 	struct probe_outcome out;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_pipe;
-	sigset_t old_mask;
 	struct fdset f;
 	size_t nkeep = 0;
 	pid_t child;
@@ -346,7 +354,6 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 		keep[nkeep++] = p->keep_fds[i];
 	qsort(keep, nkeep, sizeof(int), int_cmp);
 
-	sigemptyset(&old_mask);
 	(void)sigaction(SIGPIPE, &ign, &old_pipe);
 	fflush(NULL);
 	child = fork();
@@ -358,7 +365,7 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	}
 	if (child == 0)
 		exec_bwrap(inv, spec->bwrap, &f, argv.v, keep, nkeep,
-		    &old_pipe, &old_mask);
+		    &old_pipe);
 
 	close(f.ctrl[1]);
 	f.ctrl[1] = -1;
@@ -392,14 +399,20 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	}
 
 	/* The status first, then the go-ahead: the command starts after. */
+	forward_signals_to(child, out.cmd_pid);
 	spec->ready(spec->ready_ctx, getpid());
 	(void)send(f.ctrl[0], &go, 1, MSG_NOSIGNAL);
 	if (out.bwrap_stderr[0] != '\0')
 		(void)!write(STDERR_FILENO, out.bwrap_stderr,
 		    strlen(out.bwrap_stderr));
 	(void)sigaction(SIGPIPE, &old_pipe, NULL);
-	*exit_code = proxy(child, out.cmd_pid, f.err[0]);
 	probe_outcome_free(&out);
+	{
+		int err_fd = steal_fd(&f.err[0]);
+
+		fdset_close(&f);
+		*exit_code = proxy(child, err_fd);
+	}
 	return 0;
 }
 

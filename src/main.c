@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +136,12 @@ main(int argc, char **argv)
 
 	if (launch_is_stage2(argc, argv))
 		return launch_stage2(argc, argv);
+
+	/* Descriptors 0-2 must exist, or our own would take their place. */
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+		if (fcntl(fd, F_GETFD) < 0 &&
+		    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
+			return SBOX_EXIT_REFUSED;
 
 	/* The sandbox dies with whoever started us. */
 	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);

@@ -146,6 +146,27 @@ policy_mount_for(const struct policy *p, const char *path)
 	return best;
 }
 
+/* Whether a mount of this kind shows host files (not a fresh one). */
+bool
+policy_mount_from_host(enum mount_kind kind)
+{
+	switch (kind) {
+	case MOUNT_ROOT:
+	case MOUNT_SYSTEM:
+	case MOUNT_RO:
+	case MOUNT_RW:
+		return true;
+	case MOUNT_SYMLINK:
+	case MOUNT_DEV:
+	case MOUNT_PROC:
+	case MOUNT_TMP:
+	case MOUNT_HIDE_DIR:
+	case MOUNT_HIDE_FILE:
+		break;
+	}
+	return false;
+}
+
 /* Whether directory PATH (absolute, normalised) can be entered inside. */
 bool
 policy_path_visible(const struct policy *p, const char *path)
@@ -157,6 +178,8 @@ policy_path_visible(const struct policy *p, const char *path)
 		return m == NULL || m->kind != MOUNT_HIDE_FILE;
 	if (m == NULL)
 		return false;
+	if (policy_mount_from_host(m->kind))
+		return true;
 	switch (m->kind) {
 	case MOUNT_ROOT:
 	case MOUNT_SYSTEM:

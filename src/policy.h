@@ -75,5 +75,6 @@ bool	 policy_keeps_fd(const struct policy *, int);
 int	 policy_finish(struct policy *, struct sbox_error *);
 const struct mount *policy_mount_for(const struct policy *, const char *);
 bool	 policy_path_visible(const struct policy *, const char *);
+bool	 policy_mount_from_host(enum mount_kind);
 
 #endif

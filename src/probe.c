@@ -155,6 +155,11 @@ probe_collect_failure(int err, pid_t child, struct probe_outcome *out)
 	out->bwrap_stderr = buf_steal(&b);
 }
 
+#define HINT_ENOSPC                                                            \
+	"user namespaces are disabled or used up here "                      \
+	"(user.max_user_namespaces is 0 or reached); raise it, e.g. "        \
+	"sysctl -w user.max_user_namespaces=15000"
+
 /* Turn bwrap's words into a detail, and a hint where one is known. */
 void
 probe_classify(const struct probe_outcome *o, long timeout_ms,
@@ -170,10 +175,8 @@ probe_classify(const struct probe_outcome *o, long timeout_ms,
 		  "kernel.apparmor_restrict_unprivileged_userns=1); install an "
 		  "AppArmor profile that allows bwrap to create user namespaces, "
 		  "or set that sysctl to 0" },
-		{ "No space left on device",
-		  "user namespaces are disabled or used up here "
-		  "(user.max_user_namespaces is 0 or reached); raise it, e.g. "
-		  "sysctl -w user.max_user_namespaces=15000" },
+		{ "No space left on device", HINT_ENOSPC },
+		{ "ENOSPC", HINT_ENOSPC },
 		{ "RTM_NEWADDR",
 		  "the loopback interface of the new network namespace could "
 		  "not be configured, usually because an outer container or "
