@@ -178,8 +178,6 @@ policy_path_visible(const struct policy *p, const char *path)
 		return m == NULL || m->kind != MOUNT_HIDE_FILE;
 	if (m == NULL)
 		return false;
-	if (policy_mount_from_host(m->kind))
-		return true;
 	switch (m->kind) {
 	case MOUNT_ROOT:
 	case MOUNT_SYSTEM:

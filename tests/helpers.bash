@@ -131,3 +131,55 @@ common_teardown() {
 teardown() {
 	common_teardown
 }
+
+# --- added for locate/status/cli/policy-file/check-print ---
+
+# wait_for_file FILE [SECONDS]: wait until FILE exists, at most SECONDS
+# (default 10); fails when it never appears.
+wait_for_file() {
+	local i n=$(( ${2:-10} * 10 ))
+	for (( i = 0; i < n; i++ )); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	echo "timed out waiting for $1" >&2
+	return 1
+}
+
+# assert_status_line FILE: FILE holds exactly one status line as SPEC
+# "Status" words it: one line ending in \n, at most 4096 bytes, valid
+# UTF-8, one JSON object with "version":1 and a "status" string.
+assert_status_line() {
+	local f=$1 size nl
+	[ -s "$f" ] || { echo "no status in $f" >&2; return 1; }
+	size=$(wc -c <"$f")
+	nl=$(tr -cd '\n' <"$f" | wc -c)
+	[ "$nl" -eq 1 ] || { echo "status has $nl newlines: $(cat -v "$f")" >&2; return 1; }
+	[ "$(tail -c 1 "$f" | od -An -c | tr -d ' ')" = '\n' ] ||
+		{ echo "status does not end in a newline" >&2; return 1; }
+	[ "$size" -le 4096 ] || { echo "status is $size bytes" >&2; return 1; }
+	iconv -f UTF-8 -t UTF-8 "$f" >/dev/null 2>&1 ||
+		{ echo "status is not valid UTF-8: $(cat -v "$f")" >&2; return 1; }
+	jq -e 'type == "object" and .version == 1 and (.status | type) == "string"' \
+		"$f" >/dev/null ||
+		{ echo "not a status object: $(cat -v "$f")" >&2; return 1; }
+}
+
+# assert_sbox_message TEXT: TEXT (e.g. $stderr) is exactly one line, and
+# it starts with "sbox-exec: ".
+assert_sbox_message() {
+	case $1 in
+	*$'\n'*) printf 'expected one line, got: %q\n' "$1" >&2; return 1 ;;
+	"sbox-exec: "?*) ;;
+	*) printf 'expected "sbox-exec: ...", got: %q\n' "$1" >&2; return 1 ;;
+	esac
+}
+
+# as_user_exec CMD...: as_user, but replacing the calling (sub)shell, so
+# that in `( as_user_exec CMD ) &` $! is CMD's own pid.
+as_user_exec() {
+	if [ "$(id -u)" = 0 ]; then
+		exec setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+	fi
+	exec "$@"
+}
