@@ -137,6 +137,12 @@ main(int argc, char **argv)
 	if (launch_is_stage2(argc, argv))
 		return launch_stage2(argc, argv);
 
+	/* Before anything touches a file: no privilege of our own. */
+	if (locate_self_check(&err) < 0) {
+		fprintf(stderr, "sbox-exec: %s\n", err.detail);
+		return SBOX_EXIT_REFUSED;
+	}
+
 	/* Descriptors 0-2 must exist, or our own would take their place. */
 	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
 		if (fcntl(fd, F_GETFD) < 0 &&
@@ -156,8 +162,6 @@ main(int argc, char **argv)
 		return fflush(stdout) == 0 ? 0 : SBOX_EXIT_REFUSED;
 	}
 	open_sockets(&rep, &inv);
-	if (inv.err.detail == NULL)
-		(void)locate_self_check(&inv.err);
 	if (inv.err.detail != NULL)
 		refuse(&rep, &inv.err);
 
