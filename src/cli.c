@@ -765,10 +765,28 @@ check_chdir(struct parser *ps)
 		    strerror(ENOTDIR));
 }
 
+/* A command-line option kept for after the policy files. */
+struct deferred {
+	int	 id;
+	const char *value;
+	const char *value2;
+};
+
+static void
+defer(struct deferred **v, size_t *n, int id, const char *value,
+    const char *value2)
+{
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	(*v)[*n] = (struct deferred){ id, value, value2 };
+	(*n)++;
+}
+
 int
 cli_parse(struct invocation *inv, int argc, char **argv)
 {
 	struct parser ps = { .inv = inv };
+	struct deferred *later = NULL;
+	size_t nlater = 0;
 	const struct origin cmdline = { 0 };
 	cleanup_free char *cwd = NULL;
 	const char *env_bwrap;
@@ -783,7 +801,7 @@ cli_parse(struct invocation *inv, int argc, char **argv)
 		    "%s", strerror(errno));
 
 	opterr = 0;
-	optind = 1;
+	optind = 0;	/* full re-initialisation, for tests that parse twice */
 	while ((c = getopt_long(argc, argv, short_options, long_options,
 	    NULL)) != -1) {
 		const char *bad = argv[optind - 1];
@@ -806,12 +824,19 @@ cli_parse(struct invocation *inv, int argc, char **argv)
 				    "VALUE");
 				continue;
 			}
-			apply_option(&ps, c, optarg, argv[optind++],
-			    &cmdline);
+			defer(&later, &nlater, c, optarg, argv[optind++]);
 			continue;
 		}
-		apply_option(&ps, c, optarg, NULL, &cmdline);
+		/* Files first: the command line is applied after them. */
+		if (c == OPT_POLICY || c == OPT_PROFILE)
+			apply_option(&ps, c, optarg, NULL, &cmdline);
+		else
+			defer(&later, &nlater, c, optarg, NULL);
 	}
+	for (size_t i = 0; i < nlater; i++)
+		apply_option(&ps, later[i].id, later[i].value, later[i].value2,
+		    &cmdline);
+	free(later);
 	inv->command = argv + optind;
 
 	env_bwrap = getenv("SBOX_EXEC_BWRAP");

@@ -102,6 +102,7 @@ struct fdset {
 	int	 err[2];	/* bwrap's stderr: [0] read, [1] write */
 	int	 exe;		/* our executable, for stage two */
 	int	 saved_stderr;	/* the caller's stderr, for the command */
+	int	 devnull;
 	int	*empty;		/* /dev/null, one per hidden file */
 	size_t	 nempty;
 };
@@ -110,7 +111,7 @@ static void
 fdset_close(struct fdset *f)
 {
 	int *all[] = { &f->ctrl[0], &f->ctrl[1], &f->err[0], &f->err[1],
-	    &f->exe, &f->saved_stderr };
+	    &f->exe, &f->saved_stderr, &f->devnull };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (*all[i] >= 0) {
@@ -145,13 +146,14 @@ fdset_open(struct fdset *f, size_t nempty, struct sbox_error *err)
 
 	memset(f, 0, sizeof(*f));
 	f->ctrl[0] = f->ctrl[1] = f->err[0] = f->err[1] = -1;
-	f->exe = f->saved_stderr = -1;
+	f->exe = f->saved_stderr = f->devnull = -1;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, f->ctrl) < 0 ||
 	    setsockopt(f->ctrl[0], SOL_SOCKET, SO_PASSCRED, &one,
 	    sizeof(one)) < 0 ||
 	    pipe2(f->err, O_CLOEXEC) < 0 ||
 	    (f->exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)) < 0 ||
 	    (f->saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)) < 0 ||
+	    (f->devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0 ||
 	    open_empty_fds(f, nempty) < 0) {
 		sbox_error_set(err, SBOX_PROBE_FAILED,
 		    "cannot prepare the launch: %s", strerror(errno));
@@ -243,6 +245,11 @@ exec_bwrap(const struct invocation *inv, const struct located *bw,
 
 	if (dup2(f->err[1], STDERR_FILENO) < 0)
 		_exit(127);
+	/* --check runs no command: nothing of the caller's for it at all. */
+	if (inv->mode == MODE_CHECK &&
+	    (dup2(f->devnull, STDIN_FILENO) < 0 ||
+	    dup2(f->devnull, STDOUT_FILENO) < 0))
+		_exit(127);
 	/* Out of the caller's process group: its terminal signals are ours
 	 * to forward, not bwrap's to die of. */
 	(void)setpgid(0, 0);
@@ -251,7 +258,6 @@ exec_bwrap(const struct invocation *inv, const struct located *bw,
 		if (keep[i] != bw->fd && set_inheritable(keep[i]) < 0)
 			_exit(127);
 	(void)sigaction(SIGPIPE, old_pipe, NULL);
-	(void)inv;
 	execveat(bw->fd, "", argv, environ, AT_EMPTY_PATH);
 	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
 	_exit(127);

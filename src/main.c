@@ -81,7 +81,8 @@ on_ready(void *ctx, pid_t pid)
 {
 	struct reporter *r = ctx;
 	struct status_report sr = {
-		.status = SBOX_SUCCESS, .bwrap = r->bwrap, .pid = pid,
+		.status = SBOX_SUCCESS, .bwrap = r->bwrap,
+		.pid = r->inv->mode == MODE_RUN ? pid : 0,
 		.abstract_unix = r->inv->policy.net ? "reachable" : "blocked",
 	};
 
@@ -96,7 +97,9 @@ refuse(struct reporter *r, const struct sbox_error *err)
 		.detail = err->detail, .hint = err->hint,
 	};
 
-	report(r, &sr);
+	/* --print reports nothing but on stderr, refusals included. */
+	if (r->inv->mode != MODE_PRINT)
+		report(r, &sr);
 	if (r->inv->verbosity >= 0 || r->inv->mode == MODE_RUN) {
 		fprintf(stderr, "sbox-exec: %s\n", err->detail);
 		if (err->hint != NULL && r->inv->verbosity >= 0)
