@@ -83,6 +83,8 @@ bwargv_build(const struct policy *p, const struct bwargv_input *in,
 	strv_add(sv, "--unshare-cgroup-try");
 	if (!p->net)
 		strv_add(sv, "--unshare-net");
+	if (in->disable_userns)
+		strv_add(sv, "--disable-userns");
 	strv_add(sv, "--cap-drop");
 	strv_add(sv, "ALL");
 	strv_add(sv, "--new-session");

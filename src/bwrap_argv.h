@@ -7,6 +7,7 @@
 #ifndef SBOX_BWRAP_ARGV_H
 #define SBOX_BWRAP_ARGV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "policy.h"
@@ -17,6 +18,7 @@ struct bwargv_input {
 	const int *empty_fds;		/* one per hidden file, read to EOF */
 	size_t	 nempty;
 	char *const *command;		/* NULL-terminated */
+	bool	 disable_userns;	/* bwrap supports --disable-userns */
 };
 
 size_t	 bwargv_empty_fds_needed(const struct policy *);

@@ -267,6 +267,9 @@ add_fd_option(struct parser *ps, int id, const char *value,
 		policy_add_keep_fd(&inv->policy, fd);
 		return;
 	}
+	for (size_t i = 0; i < inv->nstatus_fds; i++)
+		if (inv->status_fds[i] == fd)
+			return;
 	inv->status_fds = xreallocarray(inv->status_fds,
 	    inv->nstatus_fds + 1, sizeof(int));
 	inv->status_fds[inv->nstatus_fds++] = fd;
@@ -807,7 +810,12 @@ cli_parse(struct invocation *inv, int argc, char **argv)
 		const char *bad = argv[optind - 1];
 
 		if (c == '?') {
-			if (optopt != 0)
+			/* getopt sets optopt to a long option's value when
+			 * it was given a value it does not take. */
+			if (optopt >= 256 || (optopt != 0 && bad[1] == '-'))
+				fail(&ps, &cmdline, "option '%s' takes no "
+				    "value", bad);
+			else if (optopt != 0)
 				fail(&ps, &cmdline, "unknown option '-%c'",
 				    optopt);
 			else

@@ -186,6 +186,7 @@ build_argv(const struct invocation *inv, const struct located *bw,
 		.bwrap = bw->path,
 		.empty_fds = f->empty,
 		.nempty = f->nempty,
+		.disable_userns = bw->disable_userns,
 	};
 
 	strv_addf(&cmd, "/proc/self/fd/%d", f->exe);
@@ -224,7 +225,7 @@ launch_print(const struct invocation *inv, const struct located *bw)
 	cleanup_free int *fds = xcalloc(n, sizeof(int));
 	struct bwargv_input in = {
 		.bwrap = bw->path, .empty_fds = fds, .nempty = n,
-		.command = inv->command,
+		.command = inv->command, .disable_userns = bw->disable_userns,
 	};
 
 	/* Hidden files read from descriptors the caller opens on /dev/null. */
@@ -335,6 +336,7 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	cleanup_free int *keep = NULL;
 	struct probe_outcome out;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_pipe;
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	struct fdset f;
 	size_t nkeep = 0;
 	pid_t child;
@@ -360,7 +362,12 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 		keep[nkeep++] = p->keep_fds[i];
 	qsort(keep, nkeep, sizeof(int), int_cmp);
 
+	/*
+	 * A caller's SIGCHLD=SIG_IGN would reap bwrap before we could, and
+	 * bwrap's own children before it could: default it for good.
+	 */
 	(void)sigaction(SIGPIPE, &ign, &old_pipe);
+	(void)sigaction(SIGCHLD, &dfl, NULL);
 	fflush(NULL);
 	child = fork();
 	if (child < 0) {

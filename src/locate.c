@@ -12,7 +12,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,6 +33,39 @@ locate_free(struct located *l)
 	free(l->path);
 	l->fd = -1;
 	l->path = NULL;
+}
+
+/*
+ * Whether the bwrap behind FD knows OPTION.  bwrap compares each option
+ * with a string literal, so the option is in its read-only data; scanning
+ * for it costs microseconds where asking bwrap --version costs an exec.
+ */
+static bool
+bwrap_knows(int fd, const char *option)
+{
+	char path[64];
+	struct stat st;
+	void *map;
+	bool found = false;
+	int rfd;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	rfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (rfd < 0)
+		return false;
+	if (fstat(rfd, &st) == 0 && st.st_size > 0 &&
+	    st.st_size < 64 * 1024 * 1024) {
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
+		    rfd, 0);
+		if (map != MAP_FAILED) {
+			/* With its NUL: a whole string, not a prefix. */
+			found = memmem(map, (size_t)st.st_size, option,
+			    strlen(option) + 1) != NULL;
+			munmap(map, (size_t)st.st_size);
+		}
+	}
+	close(rfd);
+	return found;
 }
 
 /*
@@ -63,6 +98,7 @@ try_candidate(const char *path, struct located *out, struct sbox_error *err)
 	}
 	out->fd = fd;
 	out->path = xstrdup(path);
+	out->disable_userns = bwrap_knows(fd, "--disable-userns");
 	return 0;
 }
 

@@ -4,11 +4,14 @@
 #ifndef SBOX_LOCATE_H
 #define SBOX_LOCATE_H
 
+#include <stdbool.h>
+
 #include "sbox.h"
 
 struct located {
 	int	 fd;		/* O_PATH, close-on-exec: what will be executed */
 	char	*path;		/* as found, for messages and the status */
+	bool	 disable_userns;	/* it knows --disable-userns */
 };
 
 int	 locate_bwrap(const char *, const char *, struct located *,

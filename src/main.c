@@ -26,6 +26,7 @@
 struct reporter {
 	const struct invocation *inv;
 	int	*sockets;		/* connected, or -1 when unreachable */
+	const struct located *bw;
 	const char *bwrap;
 	bool	 sent;
 };
@@ -84,6 +85,7 @@ on_ready(void *ctx, pid_t pid)
 		.status = SBOX_SUCCESS, .bwrap = r->bwrap,
 		.pid = r->inv->mode == MODE_RUN ? pid : 0,
 		.abstract_unix = r->inv->policy.net ? "reachable" : "blocked",
+		.nested_userns = r->bw->disable_userns ? "blocked" : "allowed",
 	};
 
 	report(r, &sr);
@@ -174,6 +176,7 @@ main(int argc, char **argv)
 		refuse(&rep, &err);
 	}
 	rep.bwrap = bw.path;
+	rep.bw = &bw;
 
 	if (inv.mode == MODE_PRINT) {
 		code = launch_print(&inv, &bw) == 0 ? 0 : SBOX_EXIT_REFUSED;

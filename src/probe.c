@@ -106,6 +106,11 @@ probe_wait_ready(int ctrl, int err, pid_t child, long timeout_ms,
 
 		if (left <= 0) {
 			out->timed_out = true;
+			/*
+			 * The whole process group: a sandbox caught before it
+			 * armed its parent-death signal would outlive bwrap.
+			 */
+			kill(-child, SIGKILL);
 			kill(child, SIGKILL);
 			break;
 		}

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,6 @@
 #include "status.h"
 #include "util.h"
 
-/* Each free-text field is cut to this many escaped bytes, so three fit. */
-#define FIELD_MAX 1200
 
 const char *
 sbox_status_name(enum sbox_status s)
@@ -69,10 +68,10 @@ sbox_error_clear(struct sbox_error *err)
 /*
  * Append S as the inside of a JSON string: invalid UTF-8 becomes U+FFFD,
  * control characters are escaped, and the result stops at a character
- * boundary before FIELD_MAX bytes, marked with an ellipsis.
+ * boundary before CAP bytes (quotes included), marked with an ellipsis.
  */
 static void
-json_string(struct buf *out, const char *s)
+json_string(struct buf *out, const char *s, size_t cap)
 {
 	cleanup_buf struct buf clean = { 0 };
 	size_t start = out->len;
@@ -102,8 +101,17 @@ json_string(struct buf *out, const char *s)
 			buf_add(out, clean.s + i, len);
 			i += len - 1;
 		}
-		if (out->len - start > FIELD_MAX) {
+		if (out->len - start + 1 > cap) {
 			out->len = mark;
+			/* Room for the ellipsis: drop whole characters. */
+			while (out->len > start + 1 &&
+			    out->len - start + 3 + 1 > cap) {
+				out->len--;
+				while (out->len > start + 1 &&
+				    ((unsigned char)out->s[out->len] & 0xc0) ==
+				    0x80)
+					out->len--;
+			}
 			buf_adds(out, "\xe2\x80\xa6");	/* U+2026 */
 			break;
 		}
@@ -111,8 +119,8 @@ json_string(struct buf *out, const char *s)
 	buf_addc(out, '"');
 }
 
-char *
-status_render(const struct status_report *r)
+static char *
+render(const struct status_report *r, const size_t cap[3])
 {
 	struct buf b = { 0 };
 
@@ -120,22 +128,59 @@ status_render(const struct status_report *r)
 	    sbox_status_name(r->status));
 	if (r->bwrap != NULL) {
 		buf_adds(&b, ",\"bwrap\":");
-		json_string(&b, r->bwrap);
+		json_string(&b, r->bwrap, cap[0]);
 	}
 	if (r->status == SBOX_SUCCESS && r->pid > 0)
 		buf_addf(&b, ",\"pid\":%ld", (long)r->pid);
 	if (r->abstract_unix != NULL)
 		buf_addf(&b, ",\"abstract_unix\":\"%s\"", r->abstract_unix);
+	if (r->nested_userns != NULL)
+		buf_addf(&b, ",\"nested_userns\":\"%s\"", r->nested_userns);
 	if (r->detail != NULL) {
 		buf_adds(&b, ",\"detail\":");
-		json_string(&b, r->detail);
+		json_string(&b, r->detail, cap[1]);
 	}
 	if (r->hint != NULL) {
 		buf_adds(&b, ",\"hint\":");
-		json_string(&b, r->hint);
+		json_string(&b, r->hint, cap[2]);
 	}
 	buf_adds(&b, "}\n");
 	return buf_steal(&b);
+}
+
+/*
+ * The line whole if it fits in STATUS_MAX bytes; otherwise the longest of
+ * the three free-text fields is shortened until it does.
+ */
+char *
+status_render(const struct status_report *r)
+{
+	size_t cap[3] = { SIZE_MAX, SIZE_MAX, SIZE_MAX };
+	const char *field[3] = { r->bwrap, r->detail, r->hint };
+
+	for (;;) {
+		char *line = render(r, cap);
+		size_t len = strlen(line), longest = 0, flen[3];
+
+		if (len <= STATUS_MAX)
+			return line;
+		/* Measure each field as rendered: its escaped length. */
+		for (size_t i = 0; i < 3; i++) {
+			struct buf one = { 0 };
+
+			flen[i] = 0;
+			if (field[i] != NULL) {
+				json_string(&one, field[i], cap[i]);
+				flen[i] = one.len;
+				buf_clear(&one);
+			}
+			if (flen[i] > flen[longest])
+				longest = i;
+		}
+		free(line);
+		cap[longest] = flen[longest] > len - STATUS_MAX + 8 ?
+		    flen[longest] - (len - STATUS_MAX) - 8 : 8;
+	}
 }
 
 /*

@@ -22,6 +22,7 @@ struct status_report {
 	const char *detail;
 	const char *hint;
 	const char *abstract_unix;	/* "blocked"/"reachable", or NULL */
+	const char *nested_userns;	/* "blocked"/"allowed", or NULL */
 };
 
 char	*status_render(const struct status_report *);

@@ -62,9 +62,12 @@ test_host(void)
 	strv_clear(&sv);
 
 	p.net = true;
+	in.disable_userns = true;
 	bwargv_build(&p, &in, &sv);
 	s = joined(&sv);
 	ok(strstr(s, "--unshare-net") == NULL, "--net shares the network");
+	ok(strstr(s, " --disable-userns ") != NULL,
+	    "nested user namespaces denied where bwrap can");
 	ok(strstr(s, "--unshare-user ") != NULL, "user namespace explicit");
 	free(s);
 	strv_clear(&sv);
