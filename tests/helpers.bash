@@ -158,7 +158,9 @@ assert_status_line() {
 	[ "$(tail -c 1 "$f" | od -An -c | tr -d ' ')" = '\n' ] ||
 		{ echo "status does not end in a newline" >&2; return 1; }
 	[ "$size" -le 4096 ] || { echo "status is $size bytes" >&2; return 1; }
-	iconv -f UTF-8 -t UTF-8 "$f" >/dev/null 2>&1 ||
+	# Python's decoder is strict: no surrogates, overlongs or > U+10FFFF.
+	"$PY" -c 'import sys; sys.stdin.buffer.read().decode("utf-8")' \
+		<"$f" 2>/dev/null ||
 		{ echo "status is not valid UTF-8: $(cat -v "$f")" >&2; return 1; }
 	jq -e 'type == "object" and .version == 1 and (.status | type) == "string"' \
 		"$f" >/dev/null ||
