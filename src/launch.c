@@ -429,6 +429,49 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	return 0;
 }
 
+/*
+ * Execute ARGV[0] as a shell would look it up, and when that fails say why
+ * with the exit code a shell uses: 127 when no such command exists, 126
+ * when one exists but cannot be executed.  Unlike execvp(), a directory on
+ * PATH that cannot be searched does not turn "not found" into 126.
+ */
+static int
+exec_command(char **argv)
+{
+	const char *name = argv[0], *path = getenv("PATH");
+	cleanup_free char *copy = NULL;
+	int found_errno = 0;
+
+	if (name[0] == '\0') {
+		errno = ENOENT;
+	} else if (strchr(name, '/') != NULL) {
+		execvp(name, argv);
+		if (errno != ENOENT && errno != ENOTDIR)
+			found_errno = errno;
+	} else {
+		char *dir;
+
+		copy = xstrdup(path != NULL ? path : "/bin:/usr/bin");
+		/* strsep, not strtok: an empty entry is the current directory. */
+		for (char *p = copy; (dir = strsep(&p, ":")) != NULL;) {
+			cleanup_free char *cand = xasprintf("%s/%s",
+			    dir[0] ? dir : ".", name);
+			struct stat st;
+
+			execvp(cand, argv);
+			if (errno == EACCES && stat(cand, &st) < 0)
+				continue;	/* an unsearchable directory */
+			if (errno != ENOENT && errno != ENOTDIR &&
+			    errno != ELOOP && errno != ENAMETOOLONG &&
+			    found_errno == 0)
+				found_errno = errno;
+		}
+	}
+	fprintf(stderr, "sbox-exec: %s: %s\n", name,
+	    strerror(found_errno ? found_errno : ENOENT));
+	return found_errno ? SBOX_EXIT_CANNOT_EXEC : SBOX_EXIT_NOT_FOUND;
+}
+
 bool
 launch_is_stage2(int argc, char **argv)
 {
@@ -497,12 +540,5 @@ launch_stage2(int argc, char **argv)
 	qsort(keep, nkeep, sizeof(int), int_cmp);
 	launch_close_except(keep, nkeep);
 
-	execvp(argv[8], argv + 8);
-	{
-		int e = errno;
-
-		fprintf(stderr, "sbox-exec: %s: %s\n", argv[8], strerror(e));
-		return e == ENOENT || e == ENOTDIR ? SBOX_EXIT_NOT_FOUND :
-		    SBOX_EXIT_CANNOT_EXEC;
-	}
+	return exec_command(argv + 8);
 }

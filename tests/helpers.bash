@@ -85,10 +85,29 @@ as_user() {
 each_user() {
 	local fn=$1
 	if [ "$(id -u)" = 0 ]; then
-		SBOX=$SBOX_EXEC AS="" "$fn" || return 1
+		# Not "fn || return": that would switch off errexit inside fn.
+		SBOX=$SBOX_EXEC AS="" "$fn"
 	fi
 	requires setpriv
 	SBOX=$(unpriv_sbox) AS=as_user "$fn"
+}
+
+# sbx ARGS...: sbox-exec ($SBOX) with ARGS, as the current pass's user.
+sbx() {
+	if [ -n "${AS:-}" ]; then
+		"$AS" "$SBOX" "$@"
+	else
+		"$SBOX" "$@"
+	fi
+}
+
+# usr CMD...: CMD as the current pass's user, unsandboxed (the controls).
+usr() {
+	if [ -n "${AS:-}" ]; then
+		"$AS" "$@"
+	else
+		"$@"
+	fi
 }
 
 # json_get JSON KEY: a field of a status line (empty when absent).

@@ -1,0 +1,344 @@
+#!/usr/bin/env bats
+# SPEC "Policy file format": --policy=FILE and --profile=NAME.  Every test
+# runs from $D/work, and grants (or not) $D/work/sub through a file; the
+# proof is a file the command writes on the host.
+
+load helpers
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	requires bwrap jq
+	D=$(scratch_dir)
+	mkdir -p "$D/work/sub" "$D/conf" "$D/config"
+	cd "$D/work"
+	export XDG_CONFIG_HOME=$D/config
+	unset SBOX_EXEC_BWRAP SBOX_T_UNSET
+	# Writes $D/work/sub/f, which only a grant of sub makes possible.
+	WRITE=(sh -c 'echo ok >"$1/f"' sh "$D/work/sub")
+}
+
+# policy FILE: FILE (relative to $D/conf) gets stdin, verbatim.
+policy() {
+	mkdir -p "$(dirname "$D/conf/$1")"
+	cat >"$D/conf/$1"
+}
+
+# sbox ARGS...: sbox-exec with ARGS, the status in $D/status.
+sbox() {
+	run --separate-stderr "$SBOX_EXEC" --status-fd=3 "$@" 3>"$D/status"
+}
+
+assert_wrote() {
+	assert_status 0
+	assert_eq "$(cat "$D/work/sub/f" 2>/dev/null)" ok
+}
+
+# assert_refused NEEDLE...: invalid-policy, one message naming each NEEDLE.
+assert_refused() {
+	local n
+	assert_status 125
+	assert_eq "$output" ""
+	assert_sbox_message "$stderr"
+	assert_eq "$(jq -r .status "$D/status")" invalid-policy
+	for n in "$@"; do
+		assert_contains "$stderr" "$n"
+		assert_contains "$(jq -r .detail "$D/status")" "$n"
+	done
+	[ ! -e "$D/work/sub/f" ] || { echo "the command ran" >&2; return 1; }
+}
+
+@test "control: without a grant the command cannot write sub" {
+	sbox -- "${WRITE[@]}"
+	[ "$status" -ne 0 ]
+	[ ! -e "$D/work/sub/f" ]
+}
+
+@test "--rw \${CWD}/sub" {
+	policy p.policy <<'EOF'
+--rw ${CWD}/sub
+EOF
+	sbox --policy="$D/conf/p.policy" -- "${WRITE[@]}"
+	assert_wrote
+}
+
+@test "--rw=\${CWD}/sub, and --policy FILE as two words" {
+	policy p.policy <<'EOF'
+--rw=${CWD}/sub
+EOF
+	sbox --policy "$D/conf/p.policy" -- "${WRITE[@]}"
+	assert_wrote
+}
+
+@test "the short form: -w \${CWD}/sub" {
+	policy p.policy <<'EOF'
+-w ${CWD}/sub
+EOF
+	sbox --policy="$D/conf/p.policy" -- "${WRITE[@]}"
+	assert_wrote
+}
+
+@test "blank lines, comments (indented too) and trailing blanks" {
+	printf '%s\n' '' '# a comment' '   # indented with spaces' \
+		$'\t# indented with a tab' '   ' $'\t' \
+		$'--rw ${CWD}/sub  \t ' '# --rw /nonexistent/commented-out' '' \
+		| policy p.policy
+	sbox --policy="$D/conf/p.policy" -- "${WRITE[@]}"
+	assert_wrote
+}
+
+@test "a last line without a newline still counts" {
+	printf '%s' '--rw ${CWD}/sub' | policy p.policy
+	sbox --policy="$D/conf/p.policy" -- "${WRITE[@]}"
+	assert_wrote
+}
+
+@test "--setenv NAME VALUE: VALUE is the rest of the line, blanks inside kept" {
+	policy p.policy <<'EOF'
+--setenv GREETING some value  with   spaces
+--setenv HASH value # not a comment
+--setenv EQ a=b
+EOF
+	sbox --policy="$D/conf/p.policy" -- \
+		sh -c 'printf "%s|%s|%s" "$GREETING" "$HASH" "$EQ"'
+	assert_status 0
+	assert_eq "$output" "some value  with   spaces|value # not a comment|a=b"
+}
+
+@test "--setenv VALUE: trailing blanks stripped" {
+	printf '%s\n' $'--setenv A  x y \t ' | policy p.policy
+	sbox --policy="$D/conf/p.policy" -- sh -c 'printf "[%s]" "$A"'
+	assert_status 0
+	assert_eq "$output" "[x y]"
+}
+
+@test "\${HOME} and other variables expand" {
+	policy p.policy <<'EOF'
+--rw ${HOME}/sub
+--setenv X pre-${SBOX_T_VAR}-post
+--setenv W ${CWD}
+EOF
+	run --separate-stderr env HOME="$D/work" SBOX_T_VAR='a b' "$SBOX_EXEC" \
+		--policy="$D/conf/p.policy" -- \
+		sh -c 'echo ok >"$HOME/sub/f"; printf "%s|%s" "$X" "$W"'
+	assert_wrote
+	assert_eq "$output" "pre-a b-post|$D/work"
+}
+
+@test "expansion is done once: a value holding \${...} stays as it is" {
+	policy p.policy <<'EOF'
+--setenv X ${SBOX_T_VAR}
+EOF
+	run --separate-stderr env SBOX_T_VAR='${HOME}' "$SBOX_EXEC" \
+		--policy="$D/conf/p.policy" -- sh -c 'printf %s "$X"'
+	assert_status 0
+	assert_eq "$output" '${HOME}'
+}
+
+@test "an unset variable: invalid-policy naming it" {
+	policy p.policy <<'EOF'
+--rw ${CWD}/sub
+--rw ${SBOX_T_UNSET}/sub
+EOF
+	sbox --policy="$D/conf/p.policy" -- "${WRITE[@]}"
+	assert_refused SBOX_T_UNSET
+}
+
+@test "an unset variable in --setenv: invalid-policy naming it" {
+	policy p.policy <<'EOF'
+--setenv A ${SBOX_T_UNSET}
+EOF
+	sbox --policy="$D/conf/p.policy" -- "${WRITE[@]}"
+	assert_refused SBOX_T_UNSET
+}
+
+@test "an unset variable on --ro-try / --rw-try lines: skipped, the rest applies" {
+	policy p.policy <<'EOF'
+--ro-try ${SBOX_T_UNSET}/cache
+--rw-try ${SBOX_T_UNSET}
+--rw-try=${SBOX_T_UNSET}/x
+--rw ${CWD}/sub
+EOF
+	sbox --policy="$D/conf/p.policy" -- "${WRITE[@]}"
+	assert_wrote
+	assert_eq "$(jq -r .status "$D/status")" success
+}
+
+@test "--rw-try / --ro-try of a missing path: skipped" {
+	policy p.policy <<'EOF'
+--rw-try ${CWD}/no-such-dir
+--ro-try=${CWD}/no-such-dir
+--rw ${CWD}/sub
+EOF
+	sbox --policy="$D/conf/p.policy" -- "${WRITE[@]}"
+	assert_wrote
+}
+
+@test "a path with spaces and an = needs no quoting" {
+	mkdir "$D/work/a b=c"
+	policy p.policy <<'EOF'
+--rw ${CWD}/a b=c
+EOF
+	sbox --policy="$D/conf/p.policy" -- sh -c 'echo ok >"a b=c/f"'
+	assert_status 0
+	assert_eq "$(cat "$D/work/a b=c/f")" ok
+}
+
+@test "include: --policy inside a file" {
+	policy a.policy <<EOF
+# includes b
+--policy $D/conf/b.policy
+EOF
+	policy b.policy <<'EOF'
+--rw ${CWD}/sub
+EOF
+	sbox --policy="$D/conf/a.policy" -- "${WRITE[@]}"
+	assert_wrote
+}
+
+@test "include: --policy=\${CWD}/... and --profile inside a file" {
+	cp /dev/null "$D/work/b.policy"
+	echo '--profile inc' >>"$D/work/b.policy"
+	mkdir -p "$XDG_CONFIG_HOME/sbox-exec/profiles"
+	echo '--rw ${CWD}/sub' >"$XDG_CONFIG_HOME/sbox-exec/profiles/inc.policy"
+	policy a.policy <<'EOF'
+--policy=${CWD}/b.policy
+EOF
+	sbox --policy="$D/conf/a.policy" -- "${WRITE[@]}"
+	assert_wrote
+}
+
+@test "include: the same file twice, not in a cycle (a diamond), is fine" {
+	policy a.policy <<EOF
+--policy $D/conf/b.policy
+--policy $D/conf/c.policy
+EOF
+	echo "--policy $D/conf/d.policy" | policy b.policy
+	echo "--policy $D/conf/d.policy" | policy c.policy
+	echo '--rw ${CWD}/sub' | policy d.policy
+	sbox --policy="$D/conf/a.policy" -- "${WRITE[@]}"
+	assert_wrote
+}
+
+@test "a file that includes itself: invalid-policy" {
+	policy a.policy <<EOF
+--rw \${CWD}/sub
+--policy $D/conf/a.policy
+EOF
+	sbox --policy="$D/conf/a.policy" -- "${WRITE[@]}"
+	assert_refused a.policy
+}
+
+@test "a includes b includes a: invalid-policy" {
+	echo "--policy $D/conf/b.policy" | policy a.policy
+	printf '%s\n' '--rw ${CWD}/sub' "--policy $D/conf/a.policy" | policy b.policy
+	sbox --policy="$D/conf/a.policy" -- "${WRITE[@]}"
+	assert_refused a.policy
+}
+
+@test "a cycle through a symlinked name of the same file: invalid-policy" {
+	ln -s a.policy "$D/conf/link.policy"
+	echo "--policy $D/conf/link.policy" | policy a.policy
+	sbox --policy="$D/conf/a.policy" -- "${WRITE[@]}"
+	assert_refused link.policy
+}
+
+@test "a profile that includes itself: invalid-policy" {
+	mkdir -p "$XDG_CONFIG_HOME/sbox-exec/profiles"
+	echo '--profile loop' >"$XDG_CONFIG_HOME/sbox-exec/profiles/loop.policy"
+	sbox --profile=loop -- "${WRITE[@]}"
+	assert_refused loop
+}
+
+@test "garbage lines: invalid-policy naming the file and the line number" {
+	local bad file=$D/conf/garbage.policy
+	for bad in 'hello' '--bogus' '--bogus value' '--net extra' '--rw' \
+		'--rw   ' '--setenv' '-Z' '--rw-try' '--fs=bogus' \
+		'--ro /nonexistent/sbox-test'; do
+		# The bad line is line 5.
+		printf '%s\n' '# garbage' '' '--rw ${CWD}/sub' '--no-net' "$bad" \
+			'--net' >"$file"
+		sbox --policy="$file" -- "${WRITE[@]}"
+		assert_refused garbage.policy
+		[[ $stderr =~ garbage\.policy.*[^0-9]5([^0-9]|$) ]] || {
+			echo "line 5 not named for '$bad': $stderr" >&2
+			return 1
+		}
+	done
+}
+
+@test "a bad line in an included file names that file and its line" {
+	printf '%s\n' '# outer' "--policy $D/conf/inner.policy" | policy outer.policy
+	printf '%s\n' '--rw ${CWD}/sub' '' 'hello' | policy inner.policy
+	sbox --policy="$D/conf/outer.policy" -- "${WRITE[@]}"
+	assert_refused inner.policy
+	[[ $stderr =~ inner\.policy.*[^0-9]3([^0-9]|$) ]]
+}
+
+@test "command-line options apply after the file: --setenv A 2 wins" {
+	echo '--setenv A 1' | policy p.policy
+	sbox --policy="$D/conf/p.policy" --setenv A 2 -- sh -c 'printf %s "$A"'
+	assert_status 0
+	assert_eq "$output" 2
+}
+
+@test "command-line options apply after the file, even when given before --policy" {
+	# SPEC: "Options on the command line are applied after those from files".
+	echo '--setenv A 1' | policy p.policy
+	sbox --setenv A 2 --policy="$D/conf/p.policy" -- sh -c 'printf %s "$A"'
+	assert_status 0
+	assert_eq "$output" 2
+}
+
+@test "file --net, command line --no-net: no network" {
+	local host_ifs
+	host_ifs=$(tail -n +3 /proc/net/dev | grep -vc '^ *lo:' || true)
+	[ "$host_ifs" -gt 0 ] || skip "the host has only loopback"
+	echo '--net' | policy p.policy
+	sbox --policy="$D/conf/p.policy" -- sh -c 'tail -n +3 /proc/net/dev'
+	assert_status 0
+	# Control: the file alone shares the host network.
+	[ "$(printf '%s\n' "$output" | grep -vc '^ *lo:')" -gt 0 ]
+	sbox --policy="$D/conf/p.policy" --no-net -- sh -c 'tail -n +3 /proc/net/dev'
+	assert_status 0
+	assert_eq "$(printf '%s\n' "$output" | grep -vc '^ *lo:')" 0
+}
+
+@test "--profile=NAME from \$XDG_CONFIG_HOME/sbox-exec/profiles/NAME.policy" {
+	mkdir -p "$XDG_CONFIG_HOME/sbox-exec/profiles"
+	echo '--rw ${CWD}/sub' >"$XDG_CONFIG_HOME/sbox-exec/profiles/mine.policy"
+	sbox --profile=mine -- "${WRITE[@]}"
+	assert_wrote
+}
+
+@test "--profile=NAME from ~/.config/sbox-exec/profiles when XDG_CONFIG_HOME is unset" {
+	mkdir -p "$D/home/.config/sbox-exec/profiles"
+	echo '--rw ${CWD}/sub' >"$D/home/.config/sbox-exec/profiles/mine.policy"
+	run --separate-stderr env -u XDG_CONFIG_HOME HOME="$D/home" \
+		"$SBOX_EXEC" --profile=mine -- "${WRITE[@]}"
+	assert_wrote
+}
+
+@test "relative paths in a file resolve against sbox-exec's cwd, not the file's dir" {
+	# conf/sub exists too: a wrong resolution would grant it instead.
+	mkdir "$D/conf/sub"
+	echo '--rw sub' | policy p.policy
+	sbox --policy="$D/conf/p.policy" -- sh -c \
+		'echo ok >"$1/work/sub/f"; echo bad >"$1/conf/sub/f"' sh "$D"
+	assert_eq "$(cat "$D/work/sub/f")" ok
+	[ ! -e "$D/conf/sub/f" ]
+}
+
+@test "a relative --policy inside a file resolves against the cwd too" {
+	echo '--rw sub' >"$D/work/inner.policy"
+	echo 'hello' | policy inner.policy
+	echo '--policy inner.policy' | policy outer.policy
+	sbox --policy="$D/conf/outer.policy" -- "${WRITE[@]}"
+	assert_wrote
+}
+
+@test "a relative --policy on the command line resolves against the cwd" {
+	echo '--rw ${CWD}/sub' >"$D/work/p.policy"
+	sbox --policy=p.policy -- "${WRITE[@]}"
+	assert_wrote
+}
