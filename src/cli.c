@@ -13,6 +13,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "protect.h"
 #include "util.h"
 
 #ifndef PKGDATADIR
@@ -712,6 +714,23 @@ add_base_mounts(struct policy *p)
 }
 
 static void
+add_protection(struct policy *p)
+{
+	struct protect_env env = {
+		.home = getenv("HOME"),
+		.runtime_dir = getenv("XDG_RUNTIME_DIR"),
+		.uid = getuid(),
+	};
+	struct passwd *pw = NULL;
+
+	if (env.home == NULL || env.home[0] != '/') {
+		pw = getpwuid(env.uid);
+		env.home = pw != NULL ? pw->pw_dir : NULL;
+	}
+	protect_add_defaults(p, &env);
+}
+
+static void
 check_combinations(struct parser *ps)
 {
 	struct invocation *inv = ps->inv;
@@ -852,6 +871,7 @@ cli_parse(struct invocation *inv, int argc, char **argv)
 		inv->bwrap = xstrdup(env_bwrap);
 
 	add_base_mounts(&inv->policy);
+	add_protection(&inv->policy);
 	check_combinations(&ps);
 	if (inv->err.detail == NULL && inv->mode != MODE_HELP &&
 	    inv->mode != MODE_VERSION &&

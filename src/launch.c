@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "bwrap_argv.h"
+#include "landlock.h"
 #include "launch.h"
 #include "probe.h"
 #include "util.h"
@@ -518,6 +519,13 @@ launch_stage2(int argc, char **argv)
 	    strtoul(argv[2], NULL, 10) == (unsigned long)userns_ino()) {
 		fprintf(stderr, "sbox-exec: %s is for sbox-exec's own use\n",
 		    LAUNCH_STAGE2_FLAG);
+		return SBOX_EXIT_REFUSED;
+	}
+
+	/* The launcher promised this in the status; fail closed. */
+	if (landlock_abi() >= LANDLOCK_SCOPE_ABI && landlock_scope_self() < 0) {
+		fprintf(stderr, "sbox-exec: cannot apply Landlock scoping: "
+		    "%s\n", strerror(errno));
 		return SBOX_EXIT_REFUSED;
 	}
 

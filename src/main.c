@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "landlock.h"
 #include "launch.h"
 #include "locate.h"
 #include "sbox.h"
@@ -84,7 +85,9 @@ on_ready(void *ctx, pid_t pid)
 	struct status_report sr = {
 		.status = SBOX_SUCCESS, .bwrap = r->bwrap,
 		.pid = r->inv->mode == MODE_RUN ? pid : 0,
-		.abstract_unix = r->inv->policy.net ? "reachable" : "blocked",
+		.abstract_unix = !r->inv->policy.net ||
+		    landlock_abi() >= LANDLOCK_SCOPE_ABI ? "blocked" :
+		    "reachable",
 		.nested_userns = r->bw->disable_userns ? "blocked" : "allowed",
 	};
 

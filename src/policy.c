@@ -63,9 +63,9 @@ mount_is_base(enum mount_kind kind)
 	return false;
 }
 
-void
-policy_add_mount(struct policy *p, enum mount_kind kind, const char *dest,
-    const char *src)
+static void
+add_mount(struct policy *p, enum mount_kind kind, const char *dest,
+    const char *src, bool by_user)
 {
 	struct mount *m;
 
@@ -75,8 +75,39 @@ policy_add_mount(struct policy *p, enum mount_kind kind, const char *dest,
 	m->kind = kind;
 	m->dest = xstrdup(dest);
 	m->src = src ? xstrdup(src) : NULL;
-	m->seq = (mount_is_base(kind) ? 0 : SEQ_USER) + p->nmounts;
+	m->seq = (by_user ? SEQ_USER : 0) + p->nmounts;
+	m->protection = !by_user && !mount_is_base(kind);
 	p->nmounts++;
+}
+
+/* A mount of the base layout, or one the user asked for. */
+void
+policy_add_mount(struct policy *p, enum mount_kind kind, const char *dest,
+    const char *src)
+{
+	add_mount(p, kind, dest, src, !mount_is_base(kind));
+}
+
+/*
+ * A host-protection mount: it yields to whatever the user names at the
+ * same path, and covers what the user grants above it.
+ */
+void
+policy_add_protection(struct policy *p, enum mount_kind kind,
+    const char *dest, const char *src)
+{
+	add_mount(p, kind, dest, src, false);
+}
+
+/* Whether the user named exactly PATH (--ro, --rw, --hide...). */
+bool
+policy_user_named(const struct policy *p, const char *path)
+{
+	for (size_t i = 0; i < p->nmounts; i++)
+		if (p->mounts[i].seq >= SEQ_USER &&
+		    strcmp(p->mounts[i].dest, path) == 0)
+			return true;
+	return false;
 }
 
 void

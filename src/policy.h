@@ -37,6 +37,7 @@ struct mount {
 	char	*dest;		/* absolute, normalised: where the sandbox sees it */
 	char	*src;		/* host path, symlinks resolved (or link target) */
 	size_t	 seq;		/* order given, to break ties between equals */
+	bool	 protection;	/* a host-protection default, not asked for */
 };
 
 enum env_kind {
@@ -68,6 +69,9 @@ void	 policy_init(struct policy *, const char *);
 void	 policy_free(struct policy *);
 void	 policy_add_mount(struct policy *, enum mount_kind, const char *,
 	    const char *);
+void	 policy_add_protection(struct policy *, enum mount_kind,
+	    const char *, const char *);
+bool	 policy_user_named(const struct policy *, const char *);
 void	 policy_add_env(struct policy *, enum env_kind, const char *,
 	    const char *);
 void	 policy_add_keep_fd(struct policy *, int);

@@ -1,0 +1,21 @@
+/*
+ * protect.h - the host-protection defaults: what a sandboxed program
+ * could use to act outside the sandbox or to steal credentials, masked
+ * unless the user grants it by name.
+ */
+#ifndef SBOX_PROTECT_H
+#define SBOX_PROTECT_H
+
+#include <sys/types.h>
+
+#include "policy.h"
+
+struct protect_env {
+	const char *home;		/* NULL: no home directory */
+	const char *runtime_dir;	/* $XDG_RUNTIME_DIR, or NULL */
+	uid_t	 uid;
+};
+
+void	 protect_add_defaults(struct policy *, const struct protect_env *);
+
+#endif
