@@ -57,17 +57,22 @@ scratch_dir() {
 	echo "$d"
 }
 
-# The binary, where an unprivileged user can execute it (a clone may
-# live below a 0700 home directory).
-unpriv_sbox() {
-	if [ -z "${UNPRIV_SBOX:-}" ] || [ ! -x "$UNPRIV_SBOX" ]; then
-		local d
-		d=$(scratch_dir)
-		cp "$SBOX_EXEC" "$d/sbox-exec"
-		chmod 0755 "$d" "$d/sbox-exec"
-		UNPRIV_SBOX=$d/sbox-exec
+# unpriv_copy FILE: a copy of FILE that an unprivileged user can read and
+# execute (a clone may live below a 0700 home directory); prints its path.
+unpriv_copy() {
+	if [ -z "${UNPRIV_DIR:-}" ] || [ ! -d "$UNPRIV_DIR" ]; then
+		UNPRIV_DIR=$(scratch_dir)
+		chmod 0755 "$UNPRIV_DIR"
 	fi
-	echo "$UNPRIV_SBOX"
+	local dest
+	dest=$UNPRIV_DIR/$(basename "$1")
+	[ -e "$dest" ] || { cp "$1" "$dest" && chmod 0755 "$dest"; }
+	echo "$dest"
+}
+
+# The binary, where an unprivileged user can execute it.
+unpriv_sbox() {
+	unpriv_copy "$SBOX_EXEC"
 }
 
 # as_user CMD...: run CMD as an unprivileged user.  As root that is

@@ -34,7 +34,9 @@ spawn() {
 # listen ADDR: start status-listen.py (as $AS) on ADDR; its datagrams end
 # up in $D/got once it has been idle for 2 s (see listened).
 listen() {
-	local cmd=(timeout 20 "$PY" "$TESTS_DIR/status-listen.py" "$1"
+	local listener=$TESTS_DIR/status-listen.py
+	[ -z "${AS:-}" ] || listener=$(unpriv_copy "$listener")
+	local cmd=(timeout 20 "$PY" "$listener" "$1"
 		"$D/ready" "$D/got" 2)
 	rm -f "$D/ready" "$D/got"
 	(
