@@ -713,20 +713,40 @@ add_base_mounts(struct policy *p)
 	policy_add_mount(p, MOUNT_TMP, "/tmp", NULL);
 }
 
+/*
+ * The home directory from /etc/passwd, for when HOME is unset: read with
+ * fgetpwent, which needs no name service and so works in a static binary.
+ */
+static char *
+passwd_home(uid_t uid)
+{
+	FILE *f = fopen("/etc/passwd", "re");
+	struct passwd *pw;
+	char *home = NULL;
+
+	if (f == NULL)
+		return NULL;
+	while ((pw = fgetpwent(f)) != NULL)
+		if (pw->pw_uid == uid) {
+			home = xstrdup(pw->pw_dir);
+			break;
+		}
+	fclose(f);
+	return home;
+}
+
 static void
 add_protection(struct policy *p)
 {
+	cleanup_free char *home = NULL;
 	struct protect_env env = {
 		.home = getenv("HOME"),
 		.runtime_dir = getenv("XDG_RUNTIME_DIR"),
 		.uid = getuid(),
 	};
-	struct passwd *pw = NULL;
 
-	if (env.home == NULL || env.home[0] != '/') {
-		pw = getpwuid(env.uid);
-		env.home = pw != NULL ? pw->pw_dir : NULL;
-	}
+	if (env.home == NULL || env.home[0] != '/')
+		env.home = home = passwd_home(env.uid);
 	protect_add_defaults(p, &env);
 }
 
