@@ -523,14 +523,18 @@ load_policy(struct parser *ps, const char *path, const char *opt,
 	ps->depth--;
 }
 
-/* --profile NAME: the user's directory, then the shipped one. */
+/*
+ * --profile NAME: the user's directory, then the shipped one; then, for a
+ * relocated install or a build tree, the same relative to the executable.
+ */
 static void
 load_profile(struct parser *ps, const char *name, const struct origin *o)
 {
-	cleanup_free char *user = NULL, *shipped = NULL, *reloc = NULL;
-	cleanup_free char *exe = NULL;
+	cleanup_free char *exe_dir = util_exe_dir();
 	const char *xdg = getenv("XDG_CONFIG_HOME");
 	const char *home = getenv("HOME");
+	char *cand[4] = { NULL };
+	size_t n = 0;
 
 	if (name[0] == '\0' || strchr(name, '/') != NULL ||
 	    strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
@@ -538,30 +542,30 @@ load_profile(struct parser *ps, const char *name, const struct origin *o)
 		return;
 	}
 	if (xdg != NULL && xdg[0] == '/')
-		user = xasprintf("%s/sbox-exec/profiles/%s.policy", xdg, name);
+		cand[n++] = xasprintf("%s/sbox-exec/profiles/%s.policy", xdg,
+		    name);
 	else if (home != NULL && home[0] == '/')
-		user = xasprintf("%s/.config/sbox-exec/profiles/%s.policy",
+		cand[n++] = xasprintf("%s/.config/sbox-exec/profiles/%s.policy",
 		    home, name);
-	shipped = xasprintf("%s/profiles/%s.policy", PKGDATADIR, name);
-
-	/* A relocated install keeps profiles beside its bin directory. */
-	exe = realpath("/proc/self/exe", NULL);
-	if (exe != NULL && strrchr(exe, '/') != NULL) {
-		*strrchr(exe, '/') = '\0';
-		reloc = xasprintf("%s/../share/sbox-exec/profiles/%s.policy",
-		    exe, name);
+	cand[n++] = xasprintf("%s/profiles/%s.policy", PKGDATADIR, name);
+	if (exe_dir != NULL) {
+		cand[n++] = xasprintf("%s/../share/sbox-exec/profiles/%s.policy",
+		    exe_dir, name);
+		cand[n++] = xasprintf("%s/../profiles/%s.policy", exe_dir,
+		    name);
 	}
 
-	if (user != NULL && access(user, F_OK) == 0)
-		load_policy(ps, user, "--profile", o);
-	else if (access(shipped, F_OK) == 0)
-		load_policy(ps, shipped, "--profile", o);
-	else if (reloc != NULL && access(reloc, F_OK) == 0)
-		load_policy(ps, reloc, "--profile", o);
-	else
-		fail(ps, o, "--profile: no profile named '%s' (looked in %s "
-		    "and %s)", name, user ? user : "(no home directory)",
-		    shipped);
+	for (size_t i = 0; i < n; i++)
+		if (access(cand[i], F_OK) == 0) {
+			load_policy(ps, cand[i], "--profile", o);
+			break;
+		} else if (i == n - 1) {
+			fail(ps, o, "--profile: no profile named '%s' in the "
+			    "user's directory or in %s/profiles", name,
+			    PKGDATADIR);
+		}
+	for (size_t i = 0; i < n; i++)
+		free(cand[i]);
 }
 
 /* Apply one option, from argv or a file.  VALUE2 only for --setenv. */

@@ -155,11 +155,10 @@ locate_bwrap(const char *explicit, const char *path_env,
 	if (r <= 0)
 		return r;
 	/* A relocated install: ../libexec/sbox-exec/bwrap beside bin/. */
-	exe = realpath("/proc/self/exe", NULL);
-	if (exe != NULL && strrchr(exe, '/') != NULL) {
+	exe = util_exe_dir();
+	if (exe != NULL) {
 		cleanup_free char *cand = NULL;
 
-		*strrchr(exe, '/') = '\0';
 		cand = xasprintf("%s/../libexec/sbox-exec/bwrap", exe);
 		r = try_candidate(cand, out, err);
 		if (r <= 0)

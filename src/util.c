@@ -378,3 +378,21 @@ util_utf8_sanitize(struct buf *b, const char *s, size_t n)
 		}
 	}
 }
+
+/* The directory of the running executable, or NULL. */
+char *
+util_exe_dir(void)
+{
+	char *exe = realpath("/proc/self/exe", NULL);
+	char *slash;
+
+	if (exe == NULL)
+		return NULL;
+	slash = strrchr(exe, '/');
+	if (slash == NULL) {
+		free(exe);
+		return NULL;
+	}
+	*slash = '\0';
+	return exe;
+}

@@ -70,5 +70,6 @@ bool	 util_path_within(const char *, const char *);
 int	 util_parse_fd(const char *, int *);
 void	 util_shell_quote(struct buf *, const char *);
 void	 util_utf8_sanitize(struct buf *, const char *, size_t);
+char	*util_exe_dir(void);
 
 #endif

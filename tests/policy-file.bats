@@ -342,3 +342,26 @@ EOF
 	sbox --policy=p.policy -- "${WRITE[@]}"
 	assert_wrote
 }
+
+# The shipped profiles, found in the build tree as an installed copy would
+# find them in $(pkgdatadir): each parses and runs, and agent makes the
+# working directory (and only it) writable.
+@test "shipped profiles: each one runs a command; agent grants the working directory" {
+	local p d
+	d=$(scratch_dir)
+	for p in agent clangd rust-analyzer node-lsp gopls python-lsp; do
+		run --separate-stderr env -u XDG_CONFIG_HOME HOME="$d" \
+			"$SBOX_EXEC" --profile="$p" -- true
+		assert_status 0
+	done
+	mkdir "$d/proj" "$d/other"
+	cd "$d/proj"
+	run env -u XDG_CONFIG_HOME HOME="$d" "$SBOX_EXEC" --profile=agent -- \
+		sh -c 'echo in > here; echo out > ../other/there'
+	[ "$status" -ne 0 ]
+	assert_eq "$(cat "$d/proj/here")" in
+	[ ! -e "$d/other/there" ]
+	# The control: the same writes without the sandbox both land.
+	sh -c 'echo in > here2; echo out > ../other/there'
+	[ -e "$d/other/there" ]
+}
