@@ -161,12 +161,12 @@ main(int argc, char **argv)
 	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 
 	(void)cli_parse(&inv, argc, argv);
-	if (inv.mode == MODE_HELP) {
-		cli_help(stdout);
-		return fflush(stdout) == 0 ? 0 : SBOX_EXIT_REFUSED;
-	}
-	if (inv.mode == MODE_VERSION) {
-		printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+	if (inv.mode == MODE_HELP || inv.mode == MODE_VERSION) {
+		if (inv.mode == MODE_HELP)
+			cli_help(stdout);
+		else
+			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+		cli_free(&inv);
 		return fflush(stdout) == 0 ? 0 : SBOX_EXIT_REFUSED;
 	}
 	open_sockets(&rep, &inv);
