@@ -53,6 +53,14 @@ add_mount(struct strv *sv, const struct mount *m, const int **empty,
 	case MOUNT_PROC:
 		strv_add(sv, "--proc");
 		strv_add(sv, m->dest);
+		/*
+		 * Sysctls are not namespaced, and uid 0 inside is host root
+		 * when sbox-exec runs as root: core_pattern alone would run
+		 * a program as root outside.  bwrap leaves /proc/sys as is.
+		 */
+		strv_add(sv, "--ro-bind");
+		strv_addf(sv, "%s/sys", m->dest);
+		strv_addf(sv, "%s/sys", m->dest);
 		break;
 	case MOUNT_TMP:
 	case MOUNT_HIDE_DIR:

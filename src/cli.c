@@ -30,6 +30,8 @@
 
 #define MAX_INCLUDE_DEPTH 16
 #define MAX_POLICY_BYTES (1 << 20)
+#define MAX_KEEP_FDS 1000	/* stage two takes them as one argument */
+#define MAX_POLICY_FILES 256	/* includes, counted over the whole parse */
 
 enum opt_id {
 	OPT_FS = 256,
@@ -112,6 +114,7 @@ struct parser {
 	struct invocation *inv;
 	struct include stack[MAX_INCLUDE_DEPTH];
 	size_t	 depth;
+	int	 nfiles;
 	bool	 mode_set;
 };
 
@@ -197,6 +200,7 @@ add_path(struct parser *ps, int id, const char *value,
 	struct policy *p = &ps->inv->policy;
 	bool try = id == OPT_RO_TRY || id == OPT_RW_TRY;
 	cleanup_free char *dest = NULL, *src = NULL;
+	struct mount *m;
 	struct stat st;
 
 	if (value[0] == '\0') {
@@ -221,25 +225,29 @@ add_path(struct parser *ps, int id, const char *value,
 		    strerror(errno));
 		return;
 	}
+	/*
+	 * The mount goes where the links lead: bwrap cannot create a mount
+	 * point below a symlink, and the path as given still leads there
+	 * through the same links, which the sandbox shows too.
+	 */
 	dest = util_path_absolute(value, p->cwd);
-
 	switch (id) {
 	case OPT_RW:
 	case OPT_RW_TRY:
-		policy_add_mount(p, MOUNT_RW, dest, src);
+		m = policy_add_mount(p, MOUNT_RW, src, src);
 		break;
 	case OPT_RO:
 	case OPT_RO_TRY:
 	case OPT_ALLOW_SOCKET:
-		policy_add_mount(p, MOUNT_RO, dest, src);
-		break;
-	case OPT_HIDE:
-		policy_add_mount(p, S_ISDIR(st.st_mode) ? MOUNT_HIDE_DIR :
-		    MOUNT_HIDE_FILE, dest, NULL);
+		m = policy_add_mount(p, MOUNT_RO, src, src);
 		break;
 	default:
+		m = policy_add_mount(p, S_ISDIR(st.st_mode) ? MOUNT_HIDE_DIR :
+		    MOUNT_HIDE_FILE, src, NULL);
 		break;
 	}
+	if (strcmp(dest, src) != 0)
+		m->given = steal_pointer(&dest);
 }
 
 static bool
@@ -266,7 +274,11 @@ add_fd_option(struct parser *ps, int id, const char *value,
 		return;
 	}
 	if (id == OPT_KEEP_FD) {
-		policy_add_keep_fd(&inv->policy, fd);
+		if (inv->policy.nkeep >= MAX_KEEP_FDS)
+			fail(ps, o, "--keep-fd: at most %d descriptors",
+			    MAX_KEEP_FDS);
+		else
+			policy_add_keep_fd(&inv->policy, fd);
 		return;
 	}
 	for (size_t i = 0; i < inv->nstatus_fds; i++)
@@ -436,32 +448,32 @@ parse_line(struct parser *ps, char *line, const struct origin *o)
 	    o);
 }
 
+/*
+ * Read the SIZE bytes fstat() reported, no more: a file that claims no
+ * size but never ends (/proc/kmsg) reads as empty instead of hanging.
+ */
 static int
-read_file(int fd, char **out, size_t *lenp)
+read_file(int fd, size_t size, char **out, size_t *lenp)
 {
-	struct buf b = { 0 };
-	char chunk[4096];
-	ssize_t n;
+	char *buf = xmalloc(size + 1);
+	size_t len = 0;
 
-	for (;;) {
-		n = read(fd, chunk, sizeof(chunk));
+	while (len < size) {
+		ssize_t n = read(fd, buf + len, size - len);
+
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			buf_clear(&b);
+			free(buf);
 			return -1;
 		}
 		if (n == 0)
 			break;
-		buf_add(&b, chunk, (size_t)n);
-		if (b.len > MAX_POLICY_BYTES) {
-			buf_clear(&b);
-			errno = EFBIG;
-			return -1;
-		}
+		len += (size_t)n;
 	}
-	*lenp = b.len;
-	*out = buf_steal(&b);
+	buf[len] = '\0';
+	*lenp = len;
+	*out = buf;
 	return 0;
 }
 
@@ -480,7 +492,8 @@ load_policy(struct parser *ps, const char *path, const char *opt,
 		fail(ps, from, "%s: empty file name", opt);
 		return;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: a FIFO must not hang us before we can look at it. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		fail(ps, from, "%s: %s: %s", opt, path, strerror(errno));
 		return;
@@ -500,7 +513,17 @@ load_policy(struct parser *ps, const char *path, const char *opt,
 		    opt, path, MAX_INCLUDE_DEPTH);
 		return;
 	}
-	if (read_file(fd, &text, &len) < 0) {
+	if (++ps->nfiles > MAX_POLICY_FILES) {
+		fail(ps, from, "%s: %s: more than %d policy files read in all",
+		    opt, path, MAX_POLICY_FILES);
+		return;
+	}
+	if (st.st_size > MAX_POLICY_BYTES) {
+		fail(ps, from, "%s: %s: larger than %d bytes", opt, path,
+		    MAX_POLICY_BYTES);
+		return;
+	}
+	if (read_file(fd, (size_t)st.st_size, &text, &len) < 0) {
 		fail(ps, from, "%s: %s: %s", opt, path, strerror(errno));
 		return;
 	}
@@ -606,7 +629,10 @@ apply_option(struct parser *ps, int id, const char *value,
 			break;
 		}
 		free(p->chdir);
-		p->chdir = util_path_absolute(value, p->cwd);
+		/* Resolved like the mounts, so that they can be compared. */
+		p->chdir = realpath(value, NULL);
+		if (p->chdir == NULL)
+			p->chdir = util_path_absolute(value, p->cwd);
 		break;
 	case OPT_SETENV:
 		if (!valid_env_name(value))
@@ -740,18 +766,24 @@ passwd_home(uid_t uid)
 }
 
 static void
-add_protection(struct policy *p)
+add_protection(struct invocation *inv)
 {
-	cleanup_free char *home = NULL;
+	cleanup_free char *pw_home = passwd_home(getuid());
 	struct protect_env env = {
-		.home = getenv("HOME"),
+		.homes = { getenv("HOME"), pw_home },
 		.runtime_dir = getenv("XDG_RUNTIME_DIR"),
 		.uid = getuid(),
+		.status_sockets = inv->status_sockets,
+		.nstatus_sockets = inv->nstatus_sockets,
 	};
 
-	if (env.home == NULL || env.home[0] != '/')
-		env.home = home = passwd_home(env.uid);
-	protect_add_defaults(p, &env);
+	struct sbox_error e = { 0 };
+
+	if (protect_add_defaults(&inv->policy, &env, &e) < 0 &&
+	    inv->err.detail == NULL)
+		inv->err = e;
+	else
+		sbox_error_clear(&e);
 }
 
 static void
@@ -895,7 +927,7 @@ cli_parse(struct invocation *inv, int argc, char **argv)
 		inv->bwrap = xstrdup(env_bwrap);
 
 	add_base_mounts(&inv->policy);
-	add_protection(&inv->policy);
+	add_protection(inv);
 	check_combinations(&ps);
 	if (inv->err.detail == NULL && inv->mode != MODE_HELP &&
 	    inv->mode != MODE_VERSION &&

@@ -23,6 +23,7 @@
 
 #include "bwrap_argv.h"
 #include "landlock.h"
+#include "seccomp.h"
 #include "launch.h"
 #include "probe.h"
 #include "util.h"
@@ -152,7 +153,7 @@ fdset_open(struct fdset *f, size_t nempty, struct sbox_error *err)
 	    setsockopt(f->ctrl[0], SOL_SOCKET, SO_PASSCRED, &one,
 	    sizeof(one)) < 0 ||
 	    pipe2(f->err, O_CLOEXEC) < 0 ||
-	    (f->exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)) < 0 ||
+	    (f->exe = open("/proc/self/exe", O_PATH | O_CLOEXEC)) < 0 ||
 	    (f->saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)) < 0 ||
 	    (f->devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0 ||
 	    open_empty_fds(f, nempty) < 0) {
@@ -243,7 +244,7 @@ exec_bwrap(const struct invocation *inv, const struct located *bw,
     const struct fdset *f, char *const *argv, const int *keep, size_t nkeep,
     const struct sigaction *old_pipe)
 {
-	static const char msg[] = "sbox-exec: cannot execute bwrap\n";
+	static const char msg[] = "cannot execute bwrap: ";
 
 	if (dup2(f->err[1], STDERR_FILENO) < 0)
 		_exit(127);
@@ -256,12 +257,20 @@ exec_bwrap(const struct invocation *inv, const struct located *bw,
 	 * to forward, not bwrap's to die of. */
 	(void)setpgid(0, 0);
 	launch_close_except(keep, nkeep);
+	/* bwrap's own descriptor too: a wrapper script is run through it. */
 	for (size_t i = 0; i < nkeep; i++)
-		if (keep[i] != bw->fd && set_inheritable(keep[i]) < 0)
+		if (set_inheritable(keep[i]) < 0)
 			_exit(127);
 	(void)sigaction(SIGPIPE, old_pipe, NULL);
 	execveat(bw->fd, "", argv, environ, AT_EMPTY_PATH);
-	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	{
+		/* Single-threaded, so strerror is safe here. */
+		const char *why = strerror(errno);
+
+		(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+		(void)!write(STDERR_FILENO, why, strlen(why));
+		(void)!write(STDERR_FILENO, "\n", 1);
+	}
 	_exit(127);
 }
 
@@ -498,6 +507,21 @@ parse_keep(const char *s, int *keep, size_t max, size_t *n)
 }
 
 /*
+ * Whether the other end of CTRL belongs to a process outside our pid
+ * namespace, as the launcher is for stage two: the kernel then reports
+ * its pid as 0.  Run by hand on the host, any socket's peer has a pid.
+ */
+static bool
+peer_outside(int ctrl)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	return getsockopt(ctrl, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 &&
+	    cred.pid == 0;
+}
+
+/*
  * Inside the sandbox.  argv: exe --sbox-stage2 USERNS CTRL STDERR KEEP
  * MODE -- COMMAND...  Refuses to run where the user namespace is still
  * the launcher's: this is never a way to run a command unsandboxed.
@@ -516,16 +540,22 @@ launch_stage2(int argc, char **argv)
 	    util_parse_fd(argv[4], &saved_stderr) < 0 ||
 	    parse_keep(argv[5], keep, sizeof(keep) / sizeof(keep[0]) - 1,
 	    &nkeep) < 0 ||
-	    strtoul(argv[2], NULL, 10) == (unsigned long)userns_ino()) {
-		fprintf(stderr, "sbox-exec: %s is for sbox-exec's own use\n",
-		    LAUNCH_STAGE2_FLAG);
+	    strtoul(argv[2], NULL, 10) == (unsigned long)userns_ino() ||
+	    !peer_outside(ctrl)) {
+		fprintf(stderr, "sbox-exec: %s is for sbox-exec's own use, "
+		    "inside the sandbox it creates\n", LAUNCH_STAGE2_FLAG);
 		return SBOX_EXIT_REFUSED;
 	}
 
-	/* The launcher promised this in the status; fail closed. */
+	/* The launcher promised these in the status; fail closed. */
 	if (landlock_abi() >= LANDLOCK_SCOPE_ABI && landlock_scope_self() < 0) {
-		fprintf(stderr, "sbox-exec: cannot apply Landlock scoping: "
-		    "%s\n", strerror(errno));
+		fprintf(stderr, "cannot apply Landlock scoping: %s\n",
+		    strerror(errno));
+		return SBOX_EXIT_REFUSED;
+	}
+	if (seccomp_supported() && seccomp_install() < 0) {
+		fprintf(stderr, "cannot install the seccomp filter: %s\n",
+		    strerror(errno));
 		return SBOX_EXIT_REFUSED;
 	}
 

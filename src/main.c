@@ -140,6 +140,7 @@ main(int argc, char **argv)
 	struct located bw = { .fd = -1 };
 	struct sbox_error err = { 0 };
 	struct launch_spec spec;
+	pid_t ppid;
 	int code;
 
 	if (launch_is_stage2(argc, argv))
@@ -157,8 +158,12 @@ main(int argc, char **argv)
 		    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
 			return SBOX_EXIT_REFUSED;
 
-	/* The sandbox dies with whoever started us. */
+	/* The sandbox dies with whoever started us, even if that was just
+	 * now: a parent gone before the prctl would go unnoticed. */
+	ppid = getppid();
 	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != ppid)
+		return SBOX_EXIT_REFUSED;
 
 	(void)cli_parse(&inv, argc, argv);
 	if (inv.mode == MODE_HELP || inv.mode == MODE_VERSION) {

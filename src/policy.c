@@ -30,6 +30,7 @@ policy_free(struct policy *p)
 	for (size_t i = 0; i < p->nmounts; i++) {
 		free(p->mounts[i].dest);
 		free(p->mounts[i].src);
+		free(p->mounts[i].given);
 	}
 	for (size_t i = 0; i < p->nenv; i++) {
 		free(p->env[i].name);
@@ -63,7 +64,7 @@ mount_is_base(enum mount_kind kind)
 	return false;
 }
 
-static void
+static struct mount *
 add_mount(struct policy *p, enum mount_kind kind, const char *dest,
     const char *src, bool by_user)
 {
@@ -77,15 +78,17 @@ add_mount(struct policy *p, enum mount_kind kind, const char *dest,
 	m->src = src ? xstrdup(src) : NULL;
 	m->seq = (by_user ? SEQ_USER : 0) + p->nmounts;
 	m->protection = !by_user && !mount_is_base(kind);
+	m->given = NULL;
 	p->nmounts++;
+	return m;
 }
 
 /* A mount of the base layout, or one the user asked for. */
-void
+struct mount *
 policy_add_mount(struct policy *p, enum mount_kind kind, const char *dest,
     const char *src)
 {
-	add_mount(p, kind, dest, src, !mount_is_base(kind));
+	return add_mount(p, kind, dest, src, !mount_is_base(kind));
 }
 
 /*
@@ -96,16 +99,18 @@ void
 policy_add_protection(struct policy *p, enum mount_kind kind,
     const char *dest, const char *src)
 {
-	add_mount(p, kind, dest, src, false);
+	(void)add_mount(p, kind, dest, src, false);
 }
 
-/* Whether the user named exactly PATH (--ro, --rw, --hide...). */
+/* Whether the user named exactly PATH (--ro, --rw, --hide...), not a
+ * link that leads there. */
 bool
 policy_user_named(const struct policy *p, const char *path)
 {
 	for (size_t i = 0; i < p->nmounts; i++)
 		if (p->mounts[i].seq >= SEQ_USER &&
-		    strcmp(p->mounts[i].dest, path) == 0)
+		    strcmp(p->mounts[i].given ? p->mounts[i].given :
+		    p->mounts[i].dest, path) == 0)
 			return true;
 	return false;
 }

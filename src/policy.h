@@ -38,6 +38,7 @@ struct mount {
 	char	*src;		/* host path, symlinks resolved (or link target) */
 	size_t	 seq;		/* order given, to break ties between equals */
 	bool	 protection;	/* a host-protection default, not asked for */
+	char	*given;		/* as the user wrote it, when a link led away */
 };
 
 enum env_kind {
@@ -67,8 +68,8 @@ struct policy {
 
 void	 policy_init(struct policy *, const char *);
 void	 policy_free(struct policy *);
-void	 policy_add_mount(struct policy *, enum mount_kind, const char *,
-	    const char *);
+struct mount *policy_add_mount(struct policy *, enum mount_kind,
+	    const char *, const char *);
 void	 policy_add_protection(struct policy *, enum mount_kind,
 	    const char *, const char *);
 bool	 policy_user_named(const struct policy *, const char *);

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,16 @@ static const char *const run_services[] = {
 	"snapd.socket",
 	"snapd-snap.socket",
 	"systemd",		/* systemd's private and notify sockets */
+	"lxd", "incus",		/* system containers: root on the host */
+	"k3s", "cri-dockerd.sock", "buildkit",
+	"screen",		/* attaching a screen session runs as the user */
+	"sudo",			/* sudo's timestamps */
+	"postgresql", "mysqld", "redis",	/* peer authentication as the user */
+};
+
+/* Engines whose sockets live elsewhere than /run. */
+static const char *const var_services[] = {
+	"/var/lib/lxd", "/var/snap/lxd/common/lxd", "/var/lib/incus",
 };
 
 /* Kept visible under a hidden /run/systemd: name resolution needs it. */
@@ -51,6 +62,7 @@ enum want {
 	WANT_HIDE,	/* masked: an empty directory or file */
 	WANT_READONLY,	/* read-only where the user made it writable */
 	WANT_KEEP,	/* shown read-only below a masked directory */
+	WANT_PIN,	/* bound onto itself, so it cannot be renamed */
 };
 
 struct candidate {
@@ -66,6 +78,8 @@ struct plan {
 static void
 plan_add(struct plan *pl, enum want want, char *path)
 {
+	if (path == NULL)
+		return;
 	pl->v = xreallocarray(pl->v, pl->n + 1, sizeof(*pl->v));
 	pl->v[pl->n].want = want;
 	pl->v[pl->n].path = path;
@@ -83,6 +97,53 @@ plan_run_dir(struct plan *pl, const char *run)
 		plan_add(pl, WANT_KEEP, xasprintf("%s/%s", run, run_keep[i]));
 }
 
+/*
+ * The first line of FILE, "KEY: PATH" or a bare path (commondir), as an
+ * absolute path; a relative one is taken from BASE.  NULL if unreadable.
+ */
+static char *
+git_pointer(const char *file, const char *base)
+{
+	char line[PATH_MAX + 16], *p;
+	FILE *f = fopen(file, "re");
+	bool ok;
+
+	if (f == NULL)
+		return NULL;
+	ok = fgets(line, sizeof(line), f) != NULL;
+	fclose(f);
+	if (!ok)
+		return NULL;
+	line[strcspn(line, "\r\n")] = '\0';
+	p = strncmp(line, "gitdir:", 7) == 0 ? line + 7 : line;
+	p += strspn(p, " \t");
+	if (*p == '\0')
+		return NULL;
+	return util_path_absolute(p, base);
+}
+
+/*
+ * What git runs or reads as configuration in the git directory DIR, and
+ * in the common directory it may point to (linked worktrees).
+ */
+static void
+plan_git_dir(struct plan *pl, const char *dir)
+{
+	static const char *const entries[] = {
+		"hooks", "config", "config.worktree", "commondir",
+	};
+	cleanup_free char *common_file = xasprintf("%s/commondir", dir);
+	cleanup_free char *common = git_pointer(common_file, dir);
+
+	for (size_t i = 0; i < sizeof(entries) / sizeof(*entries); i++) {
+		plan_add(pl, WANT_READONLY, xasprintf("%s/%s", dir,
+		    entries[i]));
+		if (common != NULL && i < 2)
+			plan_add(pl, WANT_READONLY, xasprintf("%s/%s", common,
+			    entries[i]));
+	}
+}
+
 /* Everything we would like to protect, before looking at the policy. */
 static void
 plan_defaults(struct plan *pl, const struct policy *p,
@@ -97,29 +158,56 @@ plan_defaults(struct plan *pl, const struct policy *p,
 	    (unsigned long)env->uid));
 
 	plan_run_dir(pl, "/run");
+	for (size_t i = 0; i < sizeof(var_services) / sizeof(*var_services);
+	    i++)
+		plan_add(pl, WANT_HIDE, xstrdup(var_services[i]));
 	/* Where /var/run is a directory of its own, not a link to /run. */
 	if (lstat("/var/run", &st) == 0 && S_ISDIR(st.st_mode))
 		plan_run_dir(pl, "/var/run");
 
-	if (env->home != NULL && env->home[0] == '/') {
-		cleanup_free char *home = util_path_absolute(env->home, "/");
+	/* Both homes when HOME is not the passwd one (sudo, CI, tests). */
+	for (size_t h = 0; h < 2; h++) {
+		cleanup_free char *home = NULL;
 
+		if (env->homes[h] == NULL || env->homes[h][0] != '/')
+			continue;
+		home = realpath(env->homes[h], NULL);
+		if (home == NULL)
+			continue;
 		for (size_t i = 0;
 		    i < sizeof(home_secrets) / sizeof(*home_secrets); i++)
 			plan_add(pl, WANT_HIDE, xasprintf("%s/%s",
 			    strcmp(home, "/") ? home : "", home_secrets[i]));
 	}
 
+	/* The status socket: the command must not be able to forge one. */
+	for (size_t i = 0; i < env->nstatus_sockets; i++)
+		if (env->status_sockets[i][0] != '@')
+			plan_add(pl, WANT_HIDE, realpath(env->status_sockets[i],
+			    NULL));
+
 	/* Hooks and config of a repository at the top of a writable dir. */
 	for (size_t i = 0; i < p->nmounts; i++) {
 		const struct mount *m = &p->mounts[i];
+		cleanup_free char *git = NULL;
 
 		if (m->kind != MOUNT_RW || m->protection)
 			continue;
-		plan_add(pl, WANT_READONLY, xasprintf("%s/.git/hooks",
-		    m->dest));
-		plan_add(pl, WANT_READONLY, xasprintf("%s/.git/config",
-		    m->dest));
+		git = xasprintf("%s/.git", m->dest);
+		if (lstat(git, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			/* A mount point cannot be renamed away and replaced. */
+			plan_add(pl, WANT_PIN, xstrdup(git));
+			plan_git_dir(pl, git);
+		} else if (S_ISREG(st.st_mode)) {
+			/* A worktree or submodule: "gitdir: PATH". */
+			cleanup_free char *dir = git_pointer(git, m->dest);
+
+			plan_add(pl, WANT_READONLY, xstrdup(git));
+			if (dir != NULL)
+				plan_git_dir(pl, dir);
+		}
 	}
 }
 
@@ -128,8 +216,9 @@ plan_defaults(struct plan *pl, const struct policy *p,
  * it from the host (writable, for the read-only ones), and the user did
  * not name it.  Decided on the policy as the user left it.
  */
-void
-protect_add_defaults(struct policy *p, const struct protect_env *env)
+int
+protect_add_defaults(struct policy *p, const struct protect_env *env,
+    struct sbox_error *err)
 {
 	struct plan pl = { 0 };
 	enum mount_kind *kind;
@@ -157,14 +246,41 @@ protect_add_defaults(struct policy *p, const struct protect_env *env)
 		case WANT_KEEP:
 			kind[i] = MOUNT_RO;
 			break;
+		case WANT_PIN:
+			if (m->kind == MOUNT_RW)
+				kind[i] = MOUNT_RW;
+			break;
+		}
+	}
+	/*
+	 * A grant that only a symlink led into a protected place (planted,
+	 * perhaps, by an earlier sandboxed run) is refused, not honoured.
+	 */
+	for (size_t i = 0; i < pl.n && err->detail == NULL; i++) {
+		if (kind[i] != MOUNT_HIDE_DIR && kind[i] != MOUNT_HIDE_FILE)
+			continue;
+		for (size_t j = 0; j < p->nmounts; j++) {
+			const struct mount *u = &p->mounts[j];
+
+			if (u->given != NULL &&
+			    util_path_within(u->dest, pl.v[i].path) &&
+			    !util_path_within(u->given, pl.v[i].path)) {
+				sbox_error_set(err, SBOX_INVALID_POLICY,
+				    "%s leads through a symlink to %s, inside "
+				    "the protected %s; name %s itself to grant "
+				    "it", u->given, u->dest, pl.v[i].path,
+				    u->dest);
+				break;
+			}
 		}
 	}
 	for (size_t i = 0; i < pl.n; i++) {
 		if (kind[i] != MOUNT_ROOT) {
-			cleanup_free char *src = kind[i] == MOUNT_RO ?
+			bool bind = kind[i] == MOUNT_RO || kind[i] == MOUNT_RW;
+			cleanup_free char *src = bind ?
 			    realpath(pl.v[i].path, NULL) : NULL;
 
-			if (kind[i] != MOUNT_RO || src != NULL)
+			if (!bind || src != NULL)
 				policy_add_protection(p, kind[i],
 				    pl.v[i].path, src);
 		}
@@ -172,4 +288,5 @@ protect_add_defaults(struct policy *p, const struct protect_env *env)
 	}
 	free(kind);
 	free(pl.v);
+	return err->detail == NULL ? 0 : -1;
 }

@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -255,9 +257,21 @@ status_send_socket(int fd, const char *line)
 	cmsg->cmsg_len = CMSG_LEN(sizeof(cred));
 	memcpy(CMSG_DATA(cmsg), &cred, sizeof(cred));
 
-	do
-		n = sendmsg(fd, &msg, MSG_NOSIGNAL);
-	while (n < 0 && errno == EINTR);
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+		int r;
+
+		n = sendmsg(fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n >= 0 || (errno != EINTR && errno != EAGAIN))
+			break;
+		do
+			r = poll(&pfd, 1, STATUS_WAIT_MS);
+		while (r < 0 && errno == EINTR);
+		if (r <= 0) {
+			errno = r == 0 ? ETIMEDOUT : errno;
+			return -1;
+		}
+	}
 	if (n < 0)
 		return -1;
 	if ((size_t)n != iov.iov_len) {
@@ -267,16 +281,38 @@ status_send_socket(int fd, const char *line)
 	return 0;
 }
 
-/* Write LINE whole to FD; the caller ignores SIGPIPE around this. */
+/*
+ * Write LINE whole to FD, waiting at most STATUS_WAIT_MS for room: a
+ * reader that never reads must not hold the command back for ever.  The
+ * descriptor is shared with the caller, so its flags are left alone; a
+ * socket gets MSG_DONTWAIT, anything else a poll before each write.  The
+ * caller ignores SIGPIPE around this.
+ */
 int
 status_write_fd(int fd, const char *line)
 {
 	size_t len = strlen(line), off = 0;
+	struct stat st;
+	bool sock = fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
 
 	while (off < len) {
-		ssize_t n = write(fd, line + off, len - off);
+		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+		ssize_t n;
+		int r;
 
-		if (n < 0 && errno == EINTR)
+		do
+			r = poll(&pfd, 1, STATUS_WAIT_MS);
+		while (r < 0 && errno == EINTR);
+		if (r == 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		if (r < 0)
+			return -1;
+		n = sock ? send(fd, line + off, len - off,
+		    MSG_DONTWAIT | MSG_NOSIGNAL) : write(fd, line + off,
+		    len - off);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n <= 0)
 			return -1;

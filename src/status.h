@@ -14,6 +14,7 @@
 #include "sbox.h"
 
 #define STATUS_MAX 4096		/* bytes, newline included */
+#define STATUS_WAIT_MS 2000	/* a channel with no room is given up */
 
 struct status_report {
 	enum sbox_status status;
