@@ -179,9 +179,11 @@ keep_list(const struct policy *p)
 }
 
 static void
-build_argv(const struct invocation *inv, const struct located *bw,
-    const struct fdset *f, struct strv *argv)
+build_argv(const struct launch_spec *spec, const struct fdset *f,
+    struct strv *argv)
 {
+	const struct invocation *inv = spec->inv;
+	const struct located *bw = spec->bwrap;
 	cleanup_strv struct strv cmd = { 0 };
 	const struct policy *p = &inv->policy;
 	struct bwargv_input in = {
@@ -197,7 +199,9 @@ build_argv(const struct invocation *inv, const struct located *bw,
 	strv_addf(&cmd, "%d", f->ctrl[1]);
 	strv_addf(&cmd, "%d", f->saved_stderr);
 	strv_take(&cmd, keep_list(p));
-	strv_add(&cmd, inv->mode == MODE_CHECK ? "check" : "run");
+	/* "go": nobody to tell, so stage two need not wait for us. */
+	strv_add(&cmd, inv->mode == MODE_CHECK ? "check" :
+	    spec->has_channels ? "run" : "go");
 	strv_add(&cmd, "--");
 	for (char **a = inv->command; *a != NULL; a++)
 		strv_add(&cmd, *a);
@@ -354,7 +358,7 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 
 	if (fdset_open(&f, bwargv_empty_fds_needed(p), err) < 0)
 		return -1;
-	build_argv(inv, spec->bwrap, &f, &argv);
+	build_argv(spec, &f, &argv);
 	if (inv->verbosity > 0) {
 		fputs("sbox-exec: running: ", stderr);
 		print_argv(stderr, argv.v);
@@ -379,9 +383,13 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	(void)sigaction(SIGPIPE, &ign, &old_pipe);
 	(void)sigaction(SIGCHLD, &dfl, NULL);
 	fflush(NULL);
-	child = fork();
+	/*
+	 * vfork: the child only rearranges descriptors and execs, and the
+	 * launcher's memory need not be copied for that.
+	 */
+	child = vfork();
 	if (child < 0) {
-		sbox_error_set(err, SBOX_PROBE_FAILED, "fork: %s",
+		sbox_error_set(err, SBOX_PROBE_FAILED, "vfork: %s",
 		    strerror(errno));
 		fdset_close(&f);
 		return -1;
@@ -424,7 +432,8 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	/* The status first, then the go-ahead: the command starts after. */
 	forward_signals_to(child, out.cmd_pid);
 	spec->ready(spec->ready_ctx, getpid());
-	(void)send(f.ctrl[0], &go, 1, MSG_NOSIGNAL);
+	if (spec->has_channels)
+		(void)send(f.ctrl[0], &go, 1, MSG_NOSIGNAL);
 	if (out.bwrap_stderr[0] != '\0')
 		(void)!write(STDERR_FILENO, out.bwrap_stderr,
 		    strlen(out.bwrap_stderr));
@@ -567,11 +576,14 @@ launch_stage2(int argc, char **argv)
 	if (strcmp(argv[6], "check") == 0)
 		return 0;
 
-	do
-		n = recv(ctrl, &byte, 1, 0);
-	while (n < 0 && errno == EINTR);
-	if (n != 1 || byte != 'G')
-		return SBOX_EXIT_REFUSED;
+	/* "run": the status goes out first; wait until it has. */
+	if (strcmp(argv[6], "go") != 0) {
+		do
+			n = recv(ctrl, &byte, 1, 0);
+		while (n < 0 && errno == EINTR);
+		if (n != 1 || byte != 'G')
+			return SBOX_EXIT_REFUSED;
+	}
 
 	if (dup2(saved_stderr, STDERR_FILENO) < 0)
 		return SBOX_EXIT_REFUSED;

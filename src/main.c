@@ -196,7 +196,11 @@ main(int argc, char **argv)
 
 	spec = (struct launch_spec){
 		.inv = &inv, .bwrap = &bw, .ready = on_ready, .ready_ctx = &rep,
+		.has_channels = inv.nstatus_fds > 0,
 	};
+	for (size_t i = 0; i < inv.nstatus_sockets; i++)
+		if (rep.sockets[i] >= 0)
+			spec.has_channels = true;
 	if (launch_sandbox(&spec, &code, &err) < 0)
 		refuse(&rep, &err);
 	locate_free(&bw);
