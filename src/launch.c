@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -22,8 +23,7 @@
 #include <unistd.h>
 
 #include "bwrap_argv.h"
-#include "landlock.h"
-#include "seccomp.h"
+#include "stage2.h"
 #include "launch.h"
 #include "probe.h"
 #include "util.h"
@@ -54,33 +54,6 @@ forward_signal(int sig)
 }
 
 static int
-int_cmp(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * Close every descriptor above 2 but the SORTED list KEEP.
- * Async-signal-safe: used between fork and exec.
- */
-void
-launch_close_except(const int *keep, size_t n)
-{
-	unsigned int lo = 3;
-
-	for (size_t i = 0; i < n; i++) {
-		if (keep[i] < 0 || (unsigned int)keep[i] < lo)
-			continue;
-		if ((unsigned int)keep[i] > lo)
-			(void)close_range(lo, (unsigned int)keep[i] - 1, 0);
-		lo = (unsigned int)keep[i] + 1;
-	}
-	(void)close_range(lo, ~0U, 0);
-}
-
-static int
 set_inheritable(int fd)
 {
 	int flags = fcntl(fd, F_GETFD);
@@ -88,14 +61,6 @@ set_inheritable(int fd)
 	if (flags < 0)
 		return -1;
 	return fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC);
-}
-
-static ino_t
-userns_ino(void)
-{
-	struct stat st;
-
-	return stat("/proc/self/ns/user", &st) == 0 ? st.st_ino : 0;
 }
 
 /* Everything the launch needs open; all close-on-exec in the launcher. */
@@ -141,6 +106,49 @@ open_empty_fds(struct fdset *f, size_t n)
 	return 0;
 }
 
+extern const unsigned char sbox_stage2_blob[], sbox_stage2_blob_end[];
+
+#ifndef MFD_EXEC
+#define MFD_EXEC 0x0010U
+#endif
+
+/*
+ * The stage two carried in stage2_blob.S, in a sealed memfd; -1 where
+ * memfds cannot be executed (vm.memfd_noexec=2), and our own executable,
+ * which holds the same code, serves instead.
+ */
+static int
+stage2_memfd(void)
+{
+	size_t len = (size_t)(sbox_stage2_blob_end - sbox_stage2_blob);
+	size_t off = 0;
+	unsigned int flags = MFD_CLOEXEC | MFD_ALLOW_SEALING;
+	int fd;
+
+	fd = memfd_create("sbox-exec-stage2", flags | MFD_EXEC);
+	if (fd < 0 && errno == EINVAL)	/* a kernel before MFD_EXEC */
+		fd = memfd_create("sbox-exec-stage2", flags);
+	if (fd < 0)
+		return -1;
+	while (off < len) {
+		ssize_t n = write(fd, sbox_stage2_blob + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			close(fd);
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
+	    F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 static int
 fdset_open(struct fdset *f, size_t nempty, struct sbox_error *err)
 {
@@ -153,7 +161,8 @@ fdset_open(struct fdset *f, size_t nempty, struct sbox_error *err)
 	    setsockopt(f->ctrl[0], SOL_SOCKET, SO_PASSCRED, &one,
 	    sizeof(one)) < 0 ||
 	    pipe2(f->err, O_CLOEXEC) < 0 ||
-	    (f->exe = open("/proc/self/exe", O_PATH | O_CLOEXEC)) < 0 ||
+	    ((f->exe = stage2_memfd()) < 0 &&
+	    (f->exe = open("/proc/self/exe", O_PATH | O_CLOEXEC)) < 0) ||
 	    (f->saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)) < 0 ||
 	    (f->devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0 ||
 	    open_empty_fds(f, nempty) < 0) {
@@ -194,8 +203,8 @@ build_argv(const struct launch_spec *spec, const struct fdset *f,
 	};
 
 	strv_addf(&cmd, "/proc/self/fd/%d", f->exe);
-	strv_add(&cmd, LAUNCH_STAGE2_FLAG);
-	strv_addf(&cmd, "%lu", (unsigned long)userns_ino());
+	strv_add(&cmd, STAGE2_FLAG);
+	strv_addf(&cmd, "%lu", stage2_userns_id());
 	strv_addf(&cmd, "%d", f->ctrl[1]);
 	strv_addf(&cmd, "%d", f->saved_stderr);
 	strv_take(&cmd, keep_list(p));
@@ -260,7 +269,7 @@ exec_bwrap(const struct invocation *inv, const struct located *bw,
 	/* Out of the caller's process group: its terminal signals are ours
 	 * to forward, not bwrap's to die of. */
 	(void)setpgid(0, 0);
-	launch_close_except(keep, nkeep);
+	fd_close_except(keep, nkeep);
 	/* bwrap's own descriptor too: a wrapper script is run through it. */
 	for (size_t i = 0; i < nkeep; i++)
 		if (set_inheritable(keep[i]) < 0)
@@ -315,8 +324,8 @@ proxy(pid_t child, int err_fd)
 	{
 		int keep[2] = { err_fd, pidfd };
 
-		qsort(keep, 2, sizeof(int), int_cmp);
-		launch_close_except(keep, 2);
+		fd_sort(keep, 2);
+		fd_close_except(keep, 2);
 	}
 
 	for (;;) {
@@ -374,7 +383,7 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 		keep[nkeep++] = f.empty[i];
 	for (size_t i = 0; i < p->nkeep; i++)
 		keep[nkeep++] = p->keep_fds[i];
-	qsort(keep, nkeep, sizeof(int), int_cmp);
+	fd_sort(keep, nkeep);
 
 	/*
 	 * A caller's SIGCHLD=SIG_IGN would reap bwrap before we could, and
@@ -446,149 +455,4 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 		*exit_code = proxy(child, err_fd);
 	}
 	return 0;
-}
-
-/*
- * Execute ARGV[0] as a shell would look it up, and when that fails say why
- * with the exit code a shell uses: 127 when no such command exists, 126
- * when one exists but cannot be executed.  Unlike execvp(), a directory on
- * PATH that cannot be searched does not turn "not found" into 126.
- */
-static int
-exec_command(char **argv)
-{
-	const char *name = argv[0], *path = getenv("PATH");
-	cleanup_free char *copy = NULL;
-	int found_errno = 0;
-
-	if (name[0] == '\0') {
-		errno = ENOENT;
-	} else if (strchr(name, '/') != NULL) {
-		execvp(name, argv);
-		if (errno != ENOENT && errno != ENOTDIR)
-			found_errno = errno;
-	} else {
-		char *dir;
-
-		copy = xstrdup(path != NULL ? path : "/bin:/usr/bin");
-		/* strsep, not strtok: an empty entry is the current directory. */
-		for (char *p = copy; (dir = strsep(&p, ":")) != NULL;) {
-			cleanup_free char *cand = xasprintf("%s/%s",
-			    dir[0] ? dir : ".", name);
-			struct stat st;
-
-			execvp(cand, argv);
-			if (errno == EACCES && stat(cand, &st) < 0)
-				continue;	/* an unsearchable directory */
-			if (errno != ENOENT && errno != ENOTDIR &&
-			    errno != ELOOP && errno != ENAMETOOLONG &&
-			    found_errno == 0)
-				found_errno = errno;
-		}
-	}
-	fprintf(stderr, "sbox-exec: %s: %s\n", name,
-	    strerror(found_errno ? found_errno : ENOENT));
-	return found_errno ? SBOX_EXIT_CANNOT_EXEC : SBOX_EXIT_NOT_FOUND;
-}
-
-bool
-launch_is_stage2(int argc, char **argv)
-{
-	return argc > 1 && strcmp(argv[1], LAUNCH_STAGE2_FLAG) == 0;
-}
-
-static int
-parse_keep(const char *s, int *keep, size_t max, size_t *n)
-{
-	cleanup_free char *copy = xstrdup(s);
-	char *save = NULL;
-
-	*n = 0;
-	if (strcmp(s, "-") == 0)
-		return 0;
-	for (char *t = strtok_r(copy, ",", &save); t != NULL;
-	    t = strtok_r(NULL, ",", &save)) {
-		if (*n == max || util_parse_fd(t, &keep[*n]) < 0)
-			return -1;
-		(*n)++;
-	}
-	return 0;
-}
-
-/*
- * Whether the other end of CTRL belongs to a process outside our pid
- * namespace, as the launcher is for stage two: the kernel then reports
- * its pid as 0.  Run by hand on the host, any socket's peer has a pid.
- */
-static bool
-peer_outside(int ctrl)
-{
-	struct ucred cred;
-	socklen_t len = sizeof(cred);
-
-	return getsockopt(ctrl, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 &&
-	    cred.pid == 0;
-}
-
-/*
- * Inside the sandbox.  argv: exe --sbox-stage2 USERNS CTRL STDERR KEEP
- * MODE -- COMMAND...  Refuses to run where the user namespace is still
- * the launcher's: this is never a way to run a command unsandboxed.
- */
-int
-launch_stage2(int argc, char **argv)
-{
-	int ctrl, saved_stderr, keep[1024];
-	size_t nkeep;
-	char byte = 'R';
-	ssize_t n;
-
-	if (argc < 8 || strcmp(argv[7], "--") != 0 ||
-	    (argc < 9 && strcmp(argv[6], "check") != 0) ||
-	    util_parse_fd(argv[3], &ctrl) < 0 ||
-	    util_parse_fd(argv[4], &saved_stderr) < 0 ||
-	    parse_keep(argv[5], keep, sizeof(keep) / sizeof(keep[0]) - 1,
-	    &nkeep) < 0 ||
-	    strtoul(argv[2], NULL, 10) == (unsigned long)userns_ino() ||
-	    !peer_outside(ctrl)) {
-		fprintf(stderr, "sbox-exec: %s is for sbox-exec's own use, "
-		    "inside the sandbox it creates\n", LAUNCH_STAGE2_FLAG);
-		return SBOX_EXIT_REFUSED;
-	}
-
-	/* The launcher promised these in the status; fail closed. */
-	if (landlock_abi() >= LANDLOCK_SCOPE_ABI && landlock_scope_self() < 0) {
-		fprintf(stderr, "cannot apply Landlock scoping: %s\n",
-		    strerror(errno));
-		return SBOX_EXIT_REFUSED;
-	}
-	if (seccomp_supported() && seccomp_install() < 0) {
-		fprintf(stderr, "cannot install the seccomp filter: %s\n",
-		    strerror(errno));
-		return SBOX_EXIT_REFUSED;
-	}
-
-	do
-		n = send(ctrl, &byte, 1, MSG_NOSIGNAL);
-	while (n < 0 && errno == EINTR);
-	if (n != 1)
-		return SBOX_EXIT_REFUSED;
-	if (strcmp(argv[6], "check") == 0)
-		return 0;
-
-	/* "run": the status goes out first; wait until it has. */
-	if (strcmp(argv[6], "go") != 0) {
-		do
-			n = recv(ctrl, &byte, 1, 0);
-		while (n < 0 && errno == EINTR);
-		if (n != 1 || byte != 'G')
-			return SBOX_EXIT_REFUSED;
-	}
-
-	if (dup2(saved_stderr, STDERR_FILENO) < 0)
-		return SBOX_EXIT_REFUSED;
-	qsort(keep, nkeep, sizeof(int), int_cmp);
-	launch_close_except(keep, nkeep);
-
-	return exec_command(argv + 8);
 }

@@ -19,8 +19,6 @@
 #include "locate.h"
 #include "sbox.h"
 
-#define LAUNCH_STAGE2_FLAG "--sbox-stage2"
-
 /* Called once the sandbox exists, before the command may start. */
 typedef void (*launch_ready_fn)(void *, pid_t);
 
@@ -35,8 +33,5 @@ struct launch_spec {
 int	 launch_sandbox(const struct launch_spec *, int *,
 	    struct sbox_error *);
 int	 launch_print(const struct invocation *, const struct located *);
-bool	 launch_is_stage2(int, char **);
-int	 launch_stage2(int, char **);
-void	 launch_close_except(const int *, size_t);
 
 #endif

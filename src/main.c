@@ -21,6 +21,7 @@
 #include "launch.h"
 #include "locate.h"
 #include "sbox.h"
+#include "stage2.h"
 #include "status.h"
 #include "util.h"
 
@@ -143,8 +144,8 @@ main(int argc, char **argv)
 	pid_t ppid;
 	int code;
 
-	if (launch_is_stage2(argc, argv))
-		return launch_stage2(argc, argv);
+	if (stage2_is_invocation(argc, argv))
+		return stage2_main(argc, argv);
 
 	/* Before anything touches a file: no privilege of our own. */
 	if (locate_self_check(&err) < 0) {

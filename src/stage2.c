@@ -1,0 +1,256 @@
+/*
+ * stage2.c - inside the sandbox: report in, confine, hand over.
+ *
+ * argv: PROG --sbox-stage2 USERNS CTRL STDERR KEEP MODE -- COMMAND...
+ * MODE is "check" (report in and end), "run" (wait for the launcher's
+ * go-ahead, sent after the status) or "go" (no status to wait for).
+ *
+ * MUST: refuse to run outside a sandbox of sbox-exec's making (this is
+ * never a way to run a command unsandboxed); apply Landlock scoping and
+ * the seccomp filter before reporting in, failing closed; leave the
+ * command descriptors 0-2 and the kept ones only.  Uses the C library
+ * alone (no libbsd, no util.c), so that it builds against musl too.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "landlock.h"
+#include "sbox.h"
+#include "seccomp.h"
+#include "stage2.h"
+
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+
+#define MAX_KEEP 1024
+
+bool
+stage2_is_invocation(int argc, char **argv)
+{
+	return argc > 1 && strcmp(argv[1], STAGE2_FLAG) == 0;
+}
+
+/* The identity of our user namespace (its inode number), or 0. */
+unsigned long
+stage2_userns_id(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/user", &st) == 0 ?
+	    (unsigned long)st.st_ino : 0;
+}
+
+static int
+int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void
+fd_sort(int *fds, size_t n)
+{
+	if (n > 1)
+		qsort(fds, n, sizeof(*fds), int_cmp);
+}
+
+/*
+ * Close every descriptor above 2 but the SORTED list KEEP.
+ * Async-signal-safe: the launcher calls it between vfork and exec.
+ */
+void
+fd_close_except(const int *keep, size_t n)
+{
+	unsigned int lo = 3;
+
+	for (size_t i = 0; i < n; i++) {
+		if (keep[i] < 0 || (unsigned int)keep[i] < lo)
+			continue;
+		if ((unsigned int)keep[i] > lo)
+			(void)syscall(SYS_close_range, lo,
+			    (unsigned int)keep[i] - 1, 0);
+		lo = (unsigned int)keep[i] + 1;
+	}
+	(void)syscall(SYS_close_range, lo, ~0U, 0);
+}
+
+/* A descriptor number: decimal digits only, within int. */
+static int
+parse_fd(const char *s, int *fd)
+{
+	char *end;
+	long v;
+
+	if (s[0] < '0' || s[0] > '9')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v > INT_MAX)
+		return -1;
+	*fd = (int)v;
+	return 0;
+}
+
+/* "3,7,9" or "-". */
+static int
+parse_keep(const char *s, int *keep, size_t max, size_t *n)
+{
+	char buf[16];
+
+	*n = 0;
+	if (strcmp(s, "-") == 0)
+		return 0;
+	while (*s != '\0') {
+		size_t len = strcspn(s, ",");
+
+		if (len == 0 || len >= sizeof(buf) || *n == max)
+			return -1;
+		memcpy(buf, s, len);
+		buf[len] = '\0';
+		if (parse_fd(buf, &keep[*n]) < 0)
+			return -1;
+		(*n)++;
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	return 0;
+}
+
+/*
+ * Whether the other end of CTRL belongs to a process outside our pid
+ * namespace, as the launcher is for stage two: the kernel then reports
+ * its pid as 0.  Run by hand on the host, any socket's peer has a pid.
+ */
+static bool
+peer_outside(int ctrl)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	return getsockopt(ctrl, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 &&
+	    cred.pid == 0;
+}
+
+/*
+ * Execute ARGV[0] as a shell would look it up, and when that fails say why
+ * with the exit code a shell uses: 127 when no such command exists, 126
+ * when one exists but cannot be executed.  Unlike execvp(), a directory on
+ * PATH that cannot be searched does not turn "not found" into 126.
+ */
+static int
+exec_command(char **argv)
+{
+	const char *name = argv[0], *path = getenv("PATH");
+	int found_errno = 0;
+
+	if (name[0] == '\0') {
+		errno = ENOENT;
+	} else if (strchr(name, '/') != NULL) {
+		execvp(name, argv);
+		if (errno != ENOENT && errno != ENOTDIR)
+			found_errno = errno;
+	} else {
+		const char *p = path != NULL ? path : "/bin:/usr/bin";
+
+		for (;;) {
+			/* An empty entry is the current directory. */
+			size_t len = strcspn(p, ":");
+			char cand[PATH_MAX];
+			struct stat st;
+			int n = snprintf(cand, sizeof(cand), "%.*s/%s",
+			    len ? (int)len : 1, len ? p : ".", name);
+
+			if (n > 0 && (size_t)n < sizeof(cand)) {
+				execvp(cand, argv);
+				if (errno == EACCES && stat(cand, &st) < 0)
+					;	/* an unsearchable directory */
+				else if (errno != ENOENT && errno != ENOTDIR &&
+				    errno != ELOOP && errno != ENAMETOOLONG &&
+				    found_errno == 0)
+					found_errno = errno;
+			}
+			if (p[len] == '\0')
+				break;
+			p += len + 1;
+		}
+	}
+	fprintf(stderr, "sbox-exec: %s: %s\n", name,
+	    strerror(found_errno ? found_errno : ENOENT));
+	return found_errno ? SBOX_EXIT_CANNOT_EXEC : SBOX_EXIT_NOT_FOUND;
+}
+
+int
+stage2_main(int argc, char **argv)
+{
+	int ctrl, saved_stderr, keep[MAX_KEEP];
+	size_t nkeep;
+	char byte = 'R';
+	ssize_t n;
+
+	if (argc < 8 || strcmp(argv[7], "--") != 0 ||
+	    (argc < 9 && strcmp(argv[6], "check") != 0) ||
+	    parse_fd(argv[3], &ctrl) < 0 ||
+	    parse_fd(argv[4], &saved_stderr) < 0 ||
+	    parse_keep(argv[5], keep, MAX_KEEP, &nkeep) < 0 ||
+	    strtoul(argv[2], NULL, 10) == stage2_userns_id() ||
+	    !peer_outside(ctrl)) {
+		fprintf(stderr, "sbox-exec: %s is for sbox-exec's own use, "
+		    "inside the sandbox it creates\n", STAGE2_FLAG);
+		return SBOX_EXIT_REFUSED;
+	}
+
+	/* The launcher promised these in the status; fail closed. */
+	if (landlock_abi() >= LANDLOCK_SCOPE_ABI && landlock_scope_self() < 0) {
+		fprintf(stderr, "cannot apply Landlock scoping: %s\n",
+		    strerror(errno));
+		return SBOX_EXIT_REFUSED;
+	}
+	if (seccomp_supported() && seccomp_install() < 0) {
+		fprintf(stderr, "cannot install the seccomp filter: %s\n",
+		    strerror(errno));
+		return SBOX_EXIT_REFUSED;
+	}
+
+	do
+		n = send(ctrl, &byte, 1, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
+		return SBOX_EXIT_REFUSED;
+	if (strcmp(argv[6], "check") == 0)
+		return 0;
+
+	/* "run": the status goes out first; wait until it has. */
+	if (strcmp(argv[6], "go") != 0) {
+		do
+			n = recv(ctrl, &byte, 1, 0);
+		while (n < 0 && errno == EINTR);
+		if (n != 1 || byte != 'G')
+			return SBOX_EXIT_REFUSED;
+	}
+
+	if (dup2(saved_stderr, STDERR_FILENO) < 0)
+		return SBOX_EXIT_REFUSED;
+	fd_sort(keep, nkeep);
+	fd_close_except(keep, nkeep);
+	return exec_command(argv + 8);
+}
+
+#ifdef STAGE2_MAIN
+int
+main(int argc, char **argv)
+{
+	return stage2_main(argc, argv);
+}
+#endif

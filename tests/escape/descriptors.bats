@@ -1,0 +1,111 @@
+#!/usr/bin/env bats
+# Escape catalogue: open descriptors.  A descriptor carries the host mount
+# it was opened on, read-write, into any mount namespace, and
+# /proc/self/fd/N reopens or walks it there.  SPEC "Process": all
+# descriptors above 2 are closed for the command unless --keep-fd names
+# them; SPEC "Filesystem" and SECURITY CONSIDERATIONS: the command writes
+# nowhere but the --rw paths and its private /tmp.  See common.bash.
+
+# shellcheck disable=SC2016,SC2030,SC2031
+load common
+
+# What the command does with descriptor N ($1): list the directory above
+# it, and create a file in it by two routes.
+FD_ATTACK='
+echo started
+ls "/proc/self/fd/$1/.." >/dev/null && echo "listed-parent"
+echo escaped >"/proc/self/fd/$1/escaped-proc" && echo "wrote-proc"
+'"$PY"' -c "
+import os, sys
+os.close(os.open(\"escaped-at\", os.O_CREAT | os.O_WRONLY, 0o644, dir_fd=int(sys.argv[1])))
+print(\"wrote-dirfd\")
+" "$1"
+'"$PY"' -c "import os; print(\"fds:\", sorted(os.listdir(\"/proc/self/fd\"), key=int))"
+'
+
+_inherited_dirfd() {
+	local rw other before
+	rw=$(scratch_dir)
+	other=$(scratch_dir)
+	cd "$rw" || return 1
+
+	# Control: unsandboxed, fd 5 on OTHER reaches its parent and writes.
+	exec 5<"$other"
+	run usr sh -c "$FD_ATTACK" sh 5
+	exec 5<&-
+	assert_contains "$output" listed-parent
+	assert_contains "$output" wrote-proc
+	assert_contains "$output" wrote-dirfd
+	assert_contains "$output" "'5'"
+	rm -f "$other/escaped-proc" "$other/escaped-at"
+
+	before=$(tree_state "$other")
+	exec 5<"$other"
+	run sbx --rw "$rw" -- sh -c "$FD_ATTACK" sh 5
+	exec 5<&-
+	assert_contains "$output" started
+	refute_contains "$output" listed-parent
+	refute_contains "$output" wrote-proc
+	refute_contains "$output" wrote-dirfd
+	# Only stdin, stdout, stderr and listdir's own descriptor.
+	assert_contains "$output" "fds: ['0', '1', '2', '3']"
+	assert_eq "$(tree_state "$other")" "$before"
+	assert_absent "$other/escaped-proc"
+	assert_absent "$other/escaped-at"
+}
+
+@test "an inherited directory descriptor (fd 5 on a host dir) is closed: no walking or writing through it" {
+	requires python3
+	each_user _inherited_dirfd
+}
+
+# A file the caller hands over as standard input, opened read-only, is
+# the caller's grant to read it, not to change it.
+_stdin_file_reopen() {
+	local rw other
+	rw=$(scratch_dir)
+	other=$(scratch_dir)
+	cd "$rw" || return 1
+	usr sh -c 'echo original >"$1"' sh "$other/input"
+
+	# Control: unsandboxed, /proc/self/fd/0 reopens the file for writing.
+	run usr sh -c 'echo rewritten >/proc/self/fd/0' <"$other/input"
+	assert_status 0
+	assert_file "$other/input" rewritten
+	usr sh -c 'echo original >"$1"' sh "$other/input"
+
+	run sbx --rw "$rw" -- sh -c 'echo started; echo rewritten >/proc/self/fd/0' \
+		<"$other/input"
+	assert_contains "$output" started
+	assert_file "$other/input" original
+	assert_failed "reopening the read-only standard input for writing"
+}
+
+@test "a host file given read-only as standard input cannot be reopened for writing through /proc/self/fd/0" {
+	each_user _stdin_file_reopen
+}
+
+_stdin_dir() {
+	local rw other before
+	rw=$(scratch_dir)
+	other=$(scratch_dir)
+	cd "$rw" || return 1
+
+	# Control: unsandboxed, a directory as stdin lets one write into it.
+	run usr sh -c 'echo escaped >/proc/self/fd/0/control' <"$other"
+	assert_status 0
+	assert_file "$other/control" escaped
+	rm -f "$other/control"
+
+	before=$(tree_state "$other")
+	run sbx --rw "$rw" -- sh -c 'echo started; echo escaped >/proc/self/fd/0/escaped' \
+		<"$other"
+	assert_contains "$output" started
+	assert_eq "$(tree_state "$other")" "$before"
+	assert_absent "$other/escaped"
+	assert_failed "writing into the directory given as standard input"
+}
+
+@test "a host directory given as standard input cannot be written into through /proc/self/fd/0" {
+	each_user _stdin_dir
+}

@@ -1,0 +1,202 @@
+#!/usr/bin/env bats
+# Escape catalogue: sockets.  SPEC "Filesystem", host protection: the
+# runtime directory and the service sockets under /run are hidden (a
+# pathname socket on a read-only mount is still connectable); "Network":
+# own network namespace without --net, host abstract sockets unreachable
+# (with --net too where Landlock scoping exists); man page HOST
+# PROTECTION: the --status-socket path is hidden, so that the command
+# cannot forge a status.  Every listener runs on the host as the pass's
+# user (or root, for /run/docker.sock) and logs each connection it
+# accepts: after the attempt, it has seen only the control's.  See
+# common.bash.
+
+# shellcheck disable=SC2016,SC2030,SC2031
+load common
+
+# assert_unreached KIND ADDR: from the sandbox (extra sbox-exec options
+# in $SBX_OPTS), the client cannot reach the listener, which has seen
+# only the control's connection.
+assert_unreached() {
+	# shellcheck disable=SC2086 # options are words
+	run sbx ${SBX_OPTS:-} -- timeout 10 "$PY" -c "$CLIENT_PY" "$1" "$2"
+	assert_failed "connecting to the host listener"
+	refute_contains "$output" pong
+	assert_eq "$(connections)" 1
+}
+
+# control_reaches KIND ADDR: unsandboxed, this user reaches the listener.
+control_reaches() {
+	run usr timeout 10 "$PY" -c "$CLIENT_PY" "$1" "$2"
+	assert_status 0
+	assert_eq "$output" pong
+	assert_eq "$(connections)" 1
+}
+
+# runtime_dir DIR: XDG_RUNTIME_DIR=DIR/run, owned by the pass's user,
+# with a listener on DIR/run/bus (a session bus, say).
+runtime_dir() {
+	export XDG_RUNTIME_DIR=$1/run
+	usr mkdir -m 0700 "$XDG_RUNTIME_DIR"
+	start_listener path "$1" "$XDG_RUNTIME_DIR/bus"
+}
+
+_runtime_socket() {
+	local d
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	runtime_dir "$d"
+	control_reaches path "$XDG_RUNTIME_DIR/bus"
+
+	SBX_OPTS="" assert_unreached path "$XDG_RUNTIME_DIR/bus"
+	[ -S "$XDG_RUNTIME_DIR/bus" ] || { echo "the host socket is gone" >&2; return 1; }
+}
+
+@test "a unix socket in \$XDG_RUNTIME_DIR cannot be connected to" {
+	requires python3 timeout
+	each_user _runtime_socket
+}
+
+_runtime_socket_parent_rw() {
+	local d
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	runtime_dir "$d"
+	control_reaches path "$XDG_RUNTIME_DIR/bus"
+
+	SBX_OPTS="--rw $d" assert_unreached path "$XDG_RUNTIME_DIR/bus"
+	[ -S "$XDG_RUNTIME_DIR/bus" ] || { echo "the host socket is gone" >&2; return 1; }
+}
+
+@test "a unix socket in \$XDG_RUNTIME_DIR stays unreachable when a directory above it is granted --rw" {
+	requires python3 timeout
+	each_user _runtime_socket_parent_rw
+}
+
+_docker_socket() {
+	local d
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	# The listener (root's) accepts from everyone, as docker's group would.
+	LISTEN_LOG=$DOCKER_LOG
+	: >"$LISTEN_LOG"
+	control_reaches path /run/docker.sock
+
+	SBX_OPTS="" assert_unreached path /run/docker.sock
+	[ -S /run/docker.sock ] || { echo "the host socket is gone" >&2; return 1; }
+}
+
+@test "a docker-style socket under /run (/run/docker.sock) cannot be connected to" {
+	requires root python3 timeout
+	if [ -e /run/docker.sock ] || [ -L /run/docker.sock ]; then
+		skip_or_fail "/run/docker.sock already exists on this host; not touching it"
+		return
+	fi
+	local d
+	d=$(scratch_dir)
+	on_teardown 'rm -f /run/docker.sock'
+	AS="" start_listener path "$d" /run/docker.sock public
+	DOCKER_LOG=$LISTEN_LOG
+	each_user _docker_socket
+}
+
+_tcp_loopback() {
+	local d
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	start_listener tcp "$d"
+	control_reaches tcp "$LISTEN_ADDR"
+
+	SBX_OPTS="" assert_unreached tcp "$LISTEN_ADDR"
+	assert_contains "$output" ConnectionRefusedError
+}
+
+@test "TCP to a host 127.0.0.1 listener fails without --net" {
+	requires python3 timeout
+	each_user _tcp_loopback
+}
+
+_abstract_no_net() {
+	local d
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	start_listener abstract "$d"
+	control_reaches abstract "$LISTEN_ADDR"
+
+	SBX_OPTS="" assert_unreached abstract "$LISTEN_ADDR"
+}
+
+@test "a host abstract unix socket cannot be connected to without --net" {
+	requires python3 timeout
+	each_user _abstract_no_net
+}
+
+_abstract_net() {
+	local d
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	start_listener abstract "$d"
+	control_reaches abstract "$LISTEN_ADDR"
+
+	SBX_OPTS=--net assert_unreached abstract "$LISTEN_ADDR"
+	# ... while the host network itself is shared.
+	start_listener tcp "$d"
+	run sbx --net -- timeout 10 "$PY" -c "$CLIENT_PY" tcp "$LISTEN_ADDR"
+	assert_status 0
+	assert_eq "$output" pong
+}
+
+@test "with --net (Landlock scoping), a host abstract unix socket cannot be connected to" {
+	requires python3 timeout
+	requires_landlock_scoping
+	each_user _abstract_net
+}
+
+# Sends one datagram ($2) to the unix socket $1; prints sent or refused.
+SEND_PY='
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+try:
+    s.sendto(sys.argv[2].encode(), sys.argv[1])
+except OSError as e:
+    print("refused:", e)
+    sys.exit(1)
+print("sent")
+'
+
+_status_socket_forge() {
+	local d rw sock out listen forged
+	d=$(scratch_dir)
+	rw=$d/work
+	usr mkdir "$rw"
+	sock=$rw/status.sock
+	out=$d/received
+	cd "$rw" || return 1
+	listen=$(unpriv_copy "$BATS_TEST_DIRNAME/../status-listen.py")
+	forged='{"version":1,"status":"success","pid":1}'
+
+	# The caller's listener: every datagram until 3 s of silence.
+	bg usr_exec "$PY" "$listen" "$sock" "$d/ready" "$out" 3
+	wait_for 10 test -e "$d/ready"
+
+	# Control: unsandboxed, this user can send to the status socket.
+	run usr "$PY" -c "$SEND_PY" "$sock" "control:$forged"
+	assert_status 0
+	assert_eq "$output" sent
+
+	run sbx --status-socket="$sock" --rw "$rw" -- \
+		"$PY" -c "$SEND_PY" "$sock" "forged:$forged"
+	assert_status 1
+	assert_contains "$output" refused
+	wait_for 20 test -e "$out"
+	# The control's datagram, then sbox-exec's own status, and no other.
+	run jq -r .data "$out"
+	assert_eq "${#lines[@]}" 2
+	assert_eq "${lines[0]}" "control:$forged"
+	assert_eq "$(json_get "${lines[1]}" status)" success
+	refute_contains "$output" "forged:"
+}
+
+@test "the command cannot send a forged status to a --status-socket path in its --rw dir" {
+	requires python3 jq
+	each_user _status_socket_forge
+}
