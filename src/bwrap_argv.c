@@ -95,7 +95,13 @@ bwargv_build(const struct policy *p, const struct bwargv_input *in,
 		strv_add(sv, "--disable-userns");
 	strv_add(sv, "--cap-drop");
 	strv_add(sv, "ALL");
-	strv_add(sv, "--new-session");
+	/*
+	 * Without a controlling terminal the command cannot push keystrokes
+	 * into the caller's.  --tty keeps it for interactive programs; the
+	 * seccomp filter of stage two then refuses TIOCSTI and TIOCLINUX.
+	 */
+	if (!p->tty)
+		strv_add(sv, "--new-session");
 	strv_add(sv, "--die-with-parent");
 
 	for (size_t i = 0; i < p->nmounts; i++)

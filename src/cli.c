@@ -656,8 +656,7 @@ apply_option(struct parser *ps, int id, const char *value,
 		add_fd_option(ps, id, value, o);
 		break;
 	case OPT_TTY:
-		fail(ps, o, "--tty is not supported by this version of "
-		    "sbox-exec");
+		p->tty = true;
 		break;
 	case OPT_BWRAP:
 		if (value[0] == '\0') {
@@ -975,7 +974,7 @@ cli_help(FILE *f)
 "      --unsetenv NAME      remove NAME from the command's environment\n"
 "      --clearenv           start from an empty environment\n"
 "      --keep-fd=N          pass inherited descriptor N to the command\n"
-"      --tty                keep the controlling terminal (not yet supported)\n"
+"      --tty                keep the terminal, for interactive programs\n"
 "Launcher:\n"
 "      --check              only tell whether this sandbox can be created\n"
 "      --print              print the bwrap command line, run nothing\n"

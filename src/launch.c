@@ -209,8 +209,9 @@ build_argv(const struct launch_spec *spec, const struct fdset *f,
 	strv_addf(&cmd, "%d", f->saved_stderr);
 	strv_take(&cmd, keep_list(p));
 	/* "go": nobody to tell, so stage two need not wait for us. */
-	strv_add(&cmd, inv->mode == MODE_CHECK ? "check" :
-	    spec->has_channels ? "run" : "go");
+	strv_addf(&cmd, "%s%s", inv->mode == MODE_CHECK ? "check" :
+	    spec->has_channels ? "run" : "go",
+	    inv->policy.tty ? "-tty" : "");
 	strv_add(&cmd, "--");
 	for (char **a = inv->command; *a != NULL; a++)
 		strv_add(&cmd, *a);
@@ -258,6 +259,7 @@ exec_bwrap(const struct invocation *inv, const struct located *bw,
     const struct sigaction *old_pipe)
 {
 	static const char msg[] = "cannot execute bwrap: ";
+	struct sigaction ign_sa = { .sa_handler = SIG_IGN };
 
 	if (dup2(f->err[1], STDERR_FILENO) < 0)
 		_exit(127);
@@ -266,9 +268,20 @@ exec_bwrap(const struct invocation *inv, const struct located *bw,
 	    (dup2(f->devnull, STDIN_FILENO) < 0 ||
 	    dup2(f->devnull, STDOUT_FILENO) < 0))
 		_exit(127);
-	/* Out of the caller's process group: its terminal signals are ours
-	 * to forward, not bwrap's to die of. */
-	(void)setpgid(0, 0);
+	if (!inv->policy.tty) {
+		/* Out of the caller's process group: its terminal signals
+		 * are ours to forward, not bwrap's to die of. */
+		(void)setpgid(0, 0);
+	} else {
+		/*
+		 * With --tty the sandbox stays in the terminal's foreground
+		 * group, so that the command reads the terminal and job
+		 * control works; the keyboard's SIGINT and SIGQUIT reach it
+		 * directly and must not kill bwrap (stage two restores them).
+		 */
+		(void)sigaction(SIGINT, &ign_sa, NULL);
+		(void)sigaction(SIGQUIT, &ign_sa, NULL);
+	}
 	fd_close_except(keep, nkeep);
 	/* bwrap's own descriptor too: a wrapper script is run through it. */
 	for (size_t i = 0; i < nkeep; i++)
@@ -292,7 +305,7 @@ exec_bwrap(const struct invocation *inv, const struct located *bw,
  * command (stage two now, the command after its exec: the same process).
  */
 static void
-forward_signals_to(pid_t child, pid_t cmd)
+forward_signals_to(pid_t child, pid_t cmd, bool tty)
 {
 	struct sigaction sa = { .sa_handler = forward_signal };
 
@@ -304,6 +317,13 @@ forward_signals_to(pid_t child, pid_t cmd)
 	sa.sa_flags = SA_RESTART;
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
 		(void)sigaction(forwarded[i], &sa, NULL);
+	if (tty) {
+		/* The terminal sends these to the command itself. */
+		struct sigaction ign = { .sa_handler = SIG_IGN };
+
+		(void)sigaction(SIGINT, &ign, NULL);
+		(void)sigaction(SIGQUIT, &ign, NULL);
+	}
 }
 
 /* After the hand-over: pass bwrap's late words on, wait, mirror its end. */
@@ -439,7 +459,7 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	}
 
 	/* The status first, then the go-ahead: the command starts after. */
-	forward_signals_to(child, out.cmd_pid);
+	forward_signals_to(child, out.cmd_pid, p->tty);
 	spec->ready(spec->ready_ctx, getpid());
 	if (spec->has_channels)
 		(void)send(f.ctrl[0], &go, 1, MSG_NOSIGNAL);

@@ -56,6 +56,7 @@ struct envop {
 struct policy {
 	enum fs_mode fs;
 	bool	 net;
+	bool	 tty;		/* keep the controlling terminal */
 	char	*cwd;		/* working directory of sbox-exec */
 	char	*chdir;		/* working directory inside, absolute */
 	struct mount *mounts;

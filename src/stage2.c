@@ -3,7 +3,8 @@
  *
  * argv: PROG --sbox-stage2 USERNS CTRL STDERR KEEP MODE -- COMMAND...
  * MODE is "check" (report in and end), "run" (wait for the launcher's
- * go-ahead, sent after the status) or "go" (no status to wait for).
+ * go-ahead, sent after the status) or "go" (no status to wait for), with
+ * "-tty" appended for --tty.
  *
  * MUST: refuse to run outside a sandbox of sbox-exec's making (this is
  * never a way to run a command unsandboxed); apply Landlock scoping and
@@ -15,6 +16,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,7 +202,7 @@ stage2_main(int argc, char **argv)
 	ssize_t n;
 
 	if (argc < 8 || strcmp(argv[7], "--") != 0 ||
-	    (argc < 9 && strcmp(argv[6], "check") != 0) ||
+	    (argc < 9 && strncmp(argv[6], "check", 5) != 0) ||
 	    parse_fd(argv[3], &ctrl) < 0 ||
 	    parse_fd(argv[4], &saved_stderr) < 0 ||
 	    parse_keep(argv[5], keep, MAX_KEEP, &nkeep) < 0 ||
@@ -228,11 +230,11 @@ stage2_main(int argc, char **argv)
 	while (n < 0 && errno == EINTR);
 	if (n != 1)
 		return SBOX_EXIT_REFUSED;
-	if (strcmp(argv[6], "check") == 0)
+	if (strncmp(argv[6], "check", 5) == 0)
 		return 0;
 
 	/* "run": the status goes out first; wait until it has. */
-	if (strcmp(argv[6], "go") != 0) {
+	if (strncmp(argv[6], "go", 2) != 0) {
 		do
 			n = recv(ctrl, &byte, 1, 0);
 		while (n < 0 && errno == EINTR);
@@ -242,6 +244,11 @@ stage2_main(int argc, char **argv)
 
 	if (dup2(saved_stderr, STDERR_FILENO) < 0)
 		return SBOX_EXIT_REFUSED;
+	/* --tty: bwrap ignored the keyboard's signals; the command must not. */
+	if (strstr(argv[6], "-tty") != NULL) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+	}
 	fd_sort(keep, nkeep);
 	fd_close_except(keep, nkeep);
 	return exec_command(argv + 8);

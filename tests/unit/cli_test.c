@@ -69,7 +69,6 @@ test_errors(void)
 		{ "--json", "true" },
 		{ "--check", "--print" },
 		{ "--profile=../x" },
-		{ "--tty", "sh" },
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

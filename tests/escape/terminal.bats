@@ -1,0 +1,92 @@
+#!/usr/bin/env bats
+# Escape catalogue: the caller's terminal.  SPEC "Process": the command
+# runs in a new session, with no controlling terminal it can push
+# keystrokes into; man page THE SANDBOX: the seccomp filter refuses
+# TIOCSTI, compared on the low 32 bits of the request as the kernel does.
+# Each test runs in a real pty (script(1)); a keystroke pushed into it is
+# read back from the same terminal.  See common.bash.
+
+# shellcheck disable=SC2016,SC2030,SC2031
+load common
+
+# argv NR_IOCTL inject REQUEST | NR_IOCTL drain.  inject: push "Q" into
+# the terminal on stdin with ioctl(0, REQUEST, "Q"), a raw system call so
+# that all 64 bits of REQUEST reach the kernel, and read back what
+# arrives; drain: what is waiting in the terminal's input.
+STI_PY='
+import ctypes, os, select, sys, termios
+nr, op = int(sys.argv[1]), sys.argv[2]
+a = termios.tcgetattr(0)
+a[3] &= ~(termios.ICANON | termios.ECHO)
+termios.tcsetattr(0, termios.TCSANOW, a)
+if op == "inject":
+    libc = ctypes.CDLL(None, use_errno=True)
+    c = ctypes.c_char(b"Q")
+    if libc.syscall(ctypes.c_long(nr), ctypes.c_long(0),
+                    ctypes.c_ulong(int(sys.argv[3], 0)), ctypes.byref(c)) != 0:
+        print("refused:", os.strerror(ctypes.get_errno()))
+        sys.exit(1)
+got = b""
+while select.select([0], [], [], 1)[0]:
+    b = os.read(0, 64)
+    if not b:
+        break
+    got += b
+print(op, "read:", "Q" if b"Q" in got else "nothing")
+'
+
+# in_pty SHELL-COMMAND: run it in a new pty, as the pass's user.
+in_pty() {
+	run usr timeout 30 script -qec "$1" /dev/null </dev/null
+}
+
+# tiocsti_attempt REQUEST
+tiocsti_attempt() {
+	local d sti q
+	d=$(scratch_dir)
+	chmod 0755 "$d"
+	cd "$d" || return 1
+	sti=$d/sti.py
+	printf '%s\n' "$STI_PY" >"$sti"
+	chmod 0644 "$sti"
+	q="$(printf '%q ' "$PY" "$sti" "$NR_IOCTL")"
+
+	# Control: unsandboxed, TIOCSTI pushes a keystroke into the pty.
+	# Since Linux 6.2, dev.tty.legacy_tiocsti=0 refuses it to all but
+	# CAP_SYS_ADMIN; then the control can only show that refusal.
+	in_pty "$q inject $1"
+	if [ "$(cat /proc/sys/dev/tty/legacy_tiocsti 2>/dev/null || echo 1)" = 1 ] ||
+		[ -z "${AS:-}" ]; then
+		assert_status 0
+		assert_contains "$output" "inject read: Q"
+	else
+		echo "# legacy_tiocsti=0: the control is refused too: $output" >&3
+	fi
+
+	# Inside: refused, and nothing waits in the terminal afterwards.
+	in_pty "$(printf '%q ' "$SBOX") -- $q inject $1; echo \"sandbox-exit=\$?\"; $q drain"
+	assert_contains "$output" refused
+	assert_contains "$output" sandbox-exit=1
+	refute_contains "$output" "inject read"
+	assert_contains "$output" "drain read: nothing"
+}
+
+_tiocsti() {
+	tiocsti_attempt 0x5412
+}
+
+@test "TIOCSTI cannot push a keystroke into the caller's terminal" {
+	requires script timeout python3
+	requires_syscall_numbers
+	each_user _tiocsti
+}
+
+_tiocsti_high_bits() {
+	tiocsti_attempt 0xffffffff00005412
+}
+
+@test "TIOCSTI with the high 32 bits of the request set (0xffffffff00005412) is refused too" {
+	requires script timeout python3
+	requires_syscall_numbers
+	each_user _tiocsti_high_bits
+}

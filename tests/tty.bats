@@ -1,0 +1,98 @@
+#!/usr/bin/env bats
+# shellcheck disable=SC2086 # $AS is empty or one word, on purpose
+# SPEC "--tty": interactive programs keep the terminal and job control;
+# keystroke injection (TIOCSTI, TIOCLINUX) is refused by the seccomp
+# filter instead.  Without --tty the command has no controlling terminal.
+# Every test runs under a real pty (script(1)), as root and as nobody.
+
+# shellcheck disable=SC2016
+load helpers
+
+setup() {
+	requires bwrap script python3
+}
+
+# in_pty CMD: run the shell command CMD under a new pty as this pass's
+# user, with the typed input from $TTY_INPUT (if any); output in $output.
+in_pty() {
+	local input=${TTY_INPUT:-/dev/null}
+	run $AS timeout 30 script -qec "$1" /dev/null <"$input"
+	output=$(printf '%s' "$output" | tr -d '\r')
+}
+
+# A python3 snippet: try TIOCSTI on stdin, plain and with high bits set.
+TIOCSTI_PY='import fcntl, termios
+for name, req in (("plain", termios.TIOCSTI),
+                  ("high", termios.TIOCSTI | (0xffffffff << 32))):
+    try:
+        fcntl.ioctl(0, req, b"#")
+        print(name, "INJECTED")
+    except (OSError, OverflowError) as e:
+        print(name, "refused", e)'
+
+@test "--tty: an interactive shell with job control runs in the sandbox" {
+	body() {
+		local d
+		d=$(scratch_dir)
+		printf '%s\n' 'sleep 30 &' 'jobs' 'kill %1' 'wait' \
+			'echo in-sandbox-$(id -u)' 'exit' >"$d/input"
+		TTY_INPUT=$d/input in_pty "$SBOX --tty -- bash --norc -i"
+		assert_status 0
+		assert_contains "$output" "[1]+  Running"
+		assert_contains "$output" "Terminated"
+		assert_contains "$output" "in-sandbox-"
+	}
+	each_user body
+}
+
+@test "--tty: Ctrl-C reaches the command, which dies of it (exit 130)" {
+	body() {
+		run $AS timeout 20 "$PY" -c '
+import os, pty, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1], "--tty", "--", "sleep", "30"])
+time.sleep(1)
+os.write(fd, b"\x03")
+_, st = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(st))' "$SBOX"
+		assert_status 0
+		assert_eq "$output" 130
+	}
+	each_user body
+}
+
+@test "TIOCSTI is refused inside, with and without --tty, high bits or not" {
+	body() {
+		local legacy
+		legacy=$(cat /proc/sys/dev/tty/legacy_tiocsti 2>/dev/null || echo 1)
+		# The control: unsandboxed, in the same kind of pty, it works
+		# (where the kernel still allows it at all).
+		in_pty "$PY -c '$TIOCSTI_PY'"
+		if [ "$legacy" = 1 ]; then
+			assert_contains "$output" "plain INJECTED"
+		fi
+		in_pty "$SBOX --tty -- $PY -c '$TIOCSTI_PY'"
+		assert_status 0
+		assert_contains "$output" "plain refused"
+		assert_contains "$output" "high refused"
+		in_pty "$SBOX -- $PY -c '$TIOCSTI_PY'"
+		assert_status 0
+		assert_contains "$output" "plain refused"
+		assert_contains "$output" "high refused"
+	}
+	each_user body
+}
+
+@test "without --tty the command has no controlling terminal; with it, it has" {
+	body() {
+		local probe='if (exec 3</dev/tty) 2>/dev/null; then echo has-ctty; else echo no-ctty; fi'
+		in_pty "sh -c '$probe'"
+		assert_eq "$output" has-ctty
+		in_pty "$SBOX -- sh -c '$probe'"
+		assert_eq "$output" no-ctty
+		in_pty "$SBOX --tty -- sh -c '$probe'"
+		assert_eq "$output" has-ctty
+	}
+	each_user body
+}
