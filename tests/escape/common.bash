@@ -9,8 +9,10 @@
 # unchanged.
 
 # Single-quoted scripts are expanded by the inner shell (SC2016); bats'
-# @test bodies are functions, not subshells (SC2030/SC2031).
-# shellcheck disable=SC2016,SC2030,SC2031
+# @test bodies are functions, not subshells (SC2030/SC2031); variables set
+# here are used by the .bats files, and bats' `run` sets status and output
+# (SC2034/SC2154).
+# shellcheck disable=SC2016,SC2030,SC2031,SC2034,SC2154
 
 # helpers.bash's default is relative to tests/, one level up from here.
 : "${SBOX_EXEC:=$BATS_TEST_DIRNAME/../../src/sbox-exec}"
@@ -19,6 +21,11 @@ load ../helpers
 bats_require_minimum_version 1.5.0
 
 setup() {
+	escape_setup
+}
+
+# escape_setup: what every test needs; a file's own setup calls it first.
+escape_setup() {
 	requires bwrap userns
 	BG_PIDS_FILE=$BATS_TEST_TMPDIR/bg.pids
 	CLEANUP_FILE=$BATS_TEST_TMPDIR/cleanup
@@ -129,7 +136,6 @@ assert_failed() {
 # owner, size, mtime, link target and a checksum of each file: equal
 # before and after means the host was left unchanged.
 tree_state() {
-	local f
 	(
 		cd "$1" || exit 1
 		find . -printf '%p %y %m %U:%G %s %T@ %l\n' | LC_ALL=C sort

@@ -163,6 +163,62 @@ _planted_symlink_dir() {
 	each_user _planted_symlink_dir
 }
 
+# Swaps two paths ($1, $2) with renameat2(RENAME_EXCHANGE) as fast as it
+# can, for at most $3 seconds.
+SWAP_PY='
+import ctypes, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+nr = {"x86_64": 316, "aarch64": 276}[__import__("os").uname().machine]
+a, b = sys.argv[1].encode(), sys.argv[2].encode()
+end = time.time() + float(sys.argv[3])
+while time.time() < end:
+    libc.syscall(nr, -100, a, -100, b, 2)
+'
+
+# A grant is resolved on the host, then bound by bwrap: a sandboxed
+# command running at the same time, with --rw on the directory above,
+# can turn the granted directory into a symlink in between.
+_symlink_race() {
+	local d swapper end n=0 out
+	d=$(scratch_dir)
+	plant_home "$d"
+	WORK=$d/work
+	usr mkdir -p "$WORK/sub"
+	usr ln -s "$HOME/.ssh" "$WORK/link"
+	cd "$WORK" || return 1
+
+	# Control: unsandboxed, the link reads the key.
+	run usr cat "$WORK/link/id_test"
+	assert_status 0
+	assert_eq "$output" "$KEY"
+
+	# The attacker: a sandbox with --rw WORK, swapping sub and link.
+	bg usr_exec "$SBOX" --rw "$WORK" -- "$PY" -c "$SWAP_PY" "$WORK/sub" "$WORK/link" 60
+	swapper=$BG_PID
+	wait_for 10 test -L "$WORK/sub"
+
+	# The victim: grants WORK/sub read-only, again and again, for 10 s.
+	end=$((SECONDS + 10))
+	while [ "$SECONDS" -lt "$end" ]; do
+		n=$((n + 1))
+		out=$(sbx --ro "$WORK/sub" -- cat "$WORK/sub/id_test" 2>&1) || true
+		case $out in
+		*"$KEY"*)
+			echo "attempt $n: the key leaked through a raced symlink" >&2
+			return 1 ;;
+		esac
+	done
+	echo "# $n attempts, no leak" >&3
+	kill -TERM "$swapper"
+	assert_file "$HOME/.ssh/id_test" "$KEY"
+}
+
+@test "a granted dir swapped for a symlink to ~/.ssh by a concurrent sandbox (a race) shows no key" {
+	requires python3
+	requires_syscall_numbers
+	each_user _symlink_race
+}
+
 # The kernel keyrings: argv get | add DESC | find DESC | drop DESC.
 #   get   the session keyring's id (keyctl KEYCTL_GET_KEYRING_ID)
 #   add   add a "user" key DESC to the user keyring (add_key)
@@ -208,11 +264,13 @@ _keyring() {
 	assert_status 0
 	run usr "$PY" -c "$KEYS_PY" "$NR_ADD_KEY" "$NR_KEYCTL" find "$desc-ctl"
 	assert_status 0
-	usr "$PY" -c "$KEYS_PY" "$NR_ADD_KEY" "$NR_KEYCTL" drop "$desc-ctl"
+	usr "$PY" -c "$KEYS_PY" "$NR_ADD_KEY" "$NR_KEYCTL" drop "$desc-ctl" >/dev/null
 
 	run sbx -- "$PY" -c "$KEYS_PY" "$NR_ADD_KEY" "$NR_KEYCTL" get
 	assert_status 1
 	assert_contains "$output" "refused: Operation not permitted"
+	# Should it get there, teardown takes it out of the user's keyring.
+	on_teardown "${AS:-} $PY -c \"\$KEYS_PY\" $NR_ADD_KEY $NR_KEYCTL drop $desc >/dev/null 2>&1"
 	run sbx -- "$PY" -c "$KEYS_PY" "$NR_ADD_KEY" "$NR_KEYCTL" add "$desc"
 	assert_status 1
 	assert_contains "$output" "refused: Operation not permitted"

@@ -5,7 +5,8 @@
 # creating a file with such a mode, and system calls of another
 # architecture).  See common.bash for the shape of every test.
 
-# shellcheck disable=SC2016,SC2030,SC2031
+# C_SRC and C_FLAGS are read by compile (SC2034).
+# shellcheck disable=SC2016,SC2030,SC2031,SC2034
 load common
 
 # --- writes outside the granted directories ---------------------------

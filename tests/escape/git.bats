@@ -16,9 +16,8 @@
 load common
 
 setup() {
-	requires bwrap userns git
-	BG_PIDS_FILE=$BATS_TEST_TMPDIR/bg.pids
-	CLEANUP_FILE=$BATS_TEST_TMPDIR/cleanup
+	escape_setup
+	requires git
 	# No system or user configuration of the host's; an identity for
 	# commits, inside and out.
 	export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
@@ -226,8 +225,8 @@ _git_worktree_commondir() {
 	rm -rf "$MAIN/.evil"
 
 	plant sandbox "$MAIN" "$COMMONDIR_ATTACK"
-	assert_file "$MAIN/.git/worktrees/wt/commondir" "$saved"
 	assert_payload_not_run -C "$wt" status
+	assert_file "$MAIN/.git/worktrees/wt/commondir" "$saved"
 	refute_contains "$output" planted
 }
 
@@ -258,8 +257,8 @@ _git_submodule_config() {
 	cp "$saved" "$MAIN/.git/modules/sub/config"
 
 	plant sandbox "$MAIN" "$SUBMODULE_ATTACK"
-	cmp "$saved" "$MAIN/.git/modules/sub/config"
 	assert_payload_not_run -C "$MAIN" status
+	cmp "$saved" "$MAIN/.git/modules/sub/config"
 	refute_contains "$output" planted
 }
 

@@ -3,8 +3,11 @@
 # runs in a new session, with no controlling terminal it can push
 # keystrokes into; man page THE SANDBOX: the seccomp filter refuses
 # TIOCSTI, compared on the low 32 bits of the request as the kernel does.
-# Each test runs in a real pty (script(1)); a keystroke pushed into it is
-# read back from the same terminal.  See common.bash.
+# With --tty the command keeps the terminal, in the caller's session and
+# process group: then the seccomp filter alone refuses TIOCSTI, and
+# Landlock signal scoping keeps kill(0, ...) inside.  Each test runs in a
+# real pty (script(1)); a keystroke pushed into it is read back from the
+# same terminal.  See common.bash.
 
 # shellcheck disable=SC2016,SC2030,SC2031
 load common
@@ -40,8 +43,10 @@ in_pty() {
 	run usr timeout 30 script -qec "$1" /dev/null </dev/null
 }
 
-# tiocsti_attempt REQUEST
+# tiocsti_attempt REQUEST [SBOX-OPTION...]
 tiocsti_attempt() {
+	local req=$1
+	shift
 	local d sti q
 	d=$(scratch_dir)
 	chmod 0755 "$d"
@@ -54,7 +59,7 @@ tiocsti_attempt() {
 	# Control: unsandboxed, TIOCSTI pushes a keystroke into the pty.
 	# Since Linux 6.2, dev.tty.legacy_tiocsti=0 refuses it to all but
 	# CAP_SYS_ADMIN; then the control can only show that refusal.
-	in_pty "$q inject $1"
+	in_pty "$q inject $req"
 	if [ "$(cat /proc/sys/dev/tty/legacy_tiocsti 2>/dev/null || echo 1)" = 1 ] ||
 		[ -z "${AS:-}" ]; then
 		assert_status 0
@@ -64,7 +69,7 @@ tiocsti_attempt() {
 	fi
 
 	# Inside: refused, and nothing waits in the terminal afterwards.
-	in_pty "$(printf '%q ' "$SBOX") -- $q inject $1; echo \"sandbox-exit=\$?\"; $q drain"
+	in_pty "$(printf '%q ' "$SBOX" "$@") -- $q inject $req; echo \"sandbox-exit=\$?\"; $q drain"
 	assert_contains "$output" refused
 	assert_contains "$output" sandbox-exit=1
 	refute_contains "$output" "inject read"
@@ -89,4 +94,61 @@ _tiocsti_high_bits() {
 	requires script timeout python3
 	requires_syscall_numbers
 	each_user _tiocsti_high_bits
+}
+
+_tiocsti_tty() {
+	tiocsti_attempt 0x5412 --tty
+}
+
+@test "with --tty (the terminal kept), TIOCSTI cannot push a keystroke into it" {
+	requires script timeout python3
+	requires_syscall_numbers
+	each_user _tiocsti_tty
+}
+
+_tiocsti_tty_high_bits() {
+	tiocsti_attempt 0xffffffff00005412 --tty
+}
+
+@test "with --tty, TIOCSTI with the high 32 bits of the request set is refused too" {
+	requires script timeout python3
+	requires_syscall_numbers
+	each_user _tiocsti_tty_high_bits
+}
+
+# argv COMMAND...: start a host `sleep` (the victim) in this process
+# group, run COMMAND... sh -c 'kill -TERM 0' in it too, then say whether
+# the victim and this process were hit.
+PGRP_PY='
+import signal, subprocess, sys, time
+signal.signal(signal.SIGTERM, lambda *a: print("orchestrator got TERM"))
+victim = subprocess.Popen(["sleep", "300"])
+subprocess.run(sys.argv[1:] + ["sh", "-c", "kill -TERM 0"])
+time.sleep(0.5)
+print("victim", "dead" if victim.poll() is not None else "alive")
+victim.kill()
+'
+
+_tty_kill_pgrp() {
+	local d py
+	d=$(scratch_dir)
+	chmod 0755 "$d"
+	cd "$d" || return 1
+	py=$d/pgrp.py
+	printf '%s\n' "$PGRP_PY" >"$py"
+	chmod 0644 "$py"
+
+	# Control: unsandboxed, kill(0) hits everyone in the process group.
+	in_pty "$(printf '%q ' "$PY" "$py")"
+	assert_contains "$output" "victim dead"
+	assert_contains "$output" "orchestrator got TERM"
+
+	in_pty "$(printf '%q ' "$PY" "$py" "$SBOX" --tty --)"
+	assert_contains "$output" "victim alive"
+	refute_contains "$output" "orchestrator got TERM"
+}
+
+@test "with --tty (the caller's process group), kill(0) from the command reaches no host process" {
+	requires script timeout python3
+	each_user _tty_kill_pgrp
 }
