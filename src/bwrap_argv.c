@@ -24,22 +24,36 @@ bwargv_empty_fds_needed(const struct policy *p)
 	return n;
 }
 
+/*
+ * A bind from the host: from the descriptor the launcher opened and
+ * checked, when there is one, so that nothing swapped in at the path since
+ * (a symlink planted by another sandbox) is bound instead.
+ */
 static void
-add_mount(struct strv *sv, const struct mount *m, const int **empty,
-    const int *empty_end)
+add_bind(struct strv *sv, bool ro, const struct mount *m, int fd)
+{
+	if (fd >= 0) {
+		strv_add(sv, ro ? "--ro-bind-fd" : "--bind-fd");
+		strv_addf(sv, "%d", fd);
+	} else {
+		strv_add(sv, ro ? "--ro-bind" : "--bind");
+		strv_add(sv, m->src);
+	}
+	strv_add(sv, m->dest);
+}
+
+static void
+add_mount(struct strv *sv, const struct mount *m, int bind_fd,
+    const int **empty, const int *empty_end)
 {
 	switch (m->kind) {
 	case MOUNT_ROOT:
 	case MOUNT_SYSTEM:
 	case MOUNT_RO:
-		strv_add(sv, "--ro-bind");
-		strv_add(sv, m->src);
-		strv_add(sv, m->dest);
+		add_bind(sv, true, m, bind_fd);
 		break;
 	case MOUNT_RW:
-		strv_add(sv, "--bind");
-		strv_add(sv, m->src);
-		strv_add(sv, m->dest);
+		add_bind(sv, false, m, bind_fd);
 		break;
 	case MOUNT_SYMLINK:
 		strv_add(sv, "--symlink");
@@ -105,7 +119,8 @@ bwargv_build(const struct policy *p, const struct bwargv_input *in,
 	strv_add(sv, "--die-with-parent");
 
 	for (size_t i = 0; i < p->nmounts; i++)
-		add_mount(sv, &p->mounts[i], &empty, empty_end);
+		add_mount(sv, &p->mounts[i], in->bind_fds ? in->bind_fds[i] :
+		    -1, &empty, empty_end);
 	/*
 	 * Hidden directories go read-only last: something granted below one
 	 * needs its mount point made first.

@@ -19,6 +19,7 @@ struct bwargv_input {
 	size_t	 nempty;
 	char *const *command;		/* NULL-terminated */
 	bool	 disable_userns;	/* bwrap supports --disable-userns */
+	const int *bind_fds;		/* per mount: its source, opened; or -1 */
 };
 
 size_t	 bwargv_empty_fds_needed(const struct policy *);

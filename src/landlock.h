@@ -1,14 +1,16 @@
 /*
- * landlock.h - Landlock scoping: keep the sandbox from reaching abstract
- * unix sockets and processes outside it, where the kernel can (ABI 6,
- * Linux 6.12).
+ * landlock.h - Landlock confinement of the command: writes only where the
+ * sandbox shows writable places, and (ABI 6, Linux 6.12) no abstract
+ * unix sockets or processes outside it.
  */
 #ifndef SBOX_LANDLOCK_H
 #define SBOX_LANDLOCK_H
 
+#include <stddef.h>
+
 #define LANDLOCK_SCOPE_ABI 6
 
 int	 landlock_abi(void);
-int	 landlock_scope_self(void);
+int	 landlock_confine(char *const *, size_t, const int *, size_t);
 
 #endif

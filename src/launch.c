@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,8 @@ struct fdset {
 	int	 devnull;
 	int	*empty;		/* /dev/null, one per hidden file */
 	size_t	 nempty;
+	int	*bind;		/* per mount: its source, or -1 */
+	size_t	 nbind;
 };
 
 static void
@@ -88,9 +91,49 @@ fdset_close(struct fdset *f)
 	for (size_t i = 0; i < f->nempty; i++)
 		if (f->empty[i] >= 0)
 			close(f->empty[i]);
+	for (size_t i = 0; i < f->nbind; i++)
+		if (f->bind[i] >= 0)
+			close(f->bind[i]);
 	free(f->empty);
-	f->empty = NULL;
-	f->nempty = 0;
+	free(f->bind);
+	f->empty = f->bind = NULL;
+	f->nempty = f->nbind = 0;
+}
+
+/*
+ * Open the source of every grant, without following a final symlink, and
+ * check that it is still the path the policy was decided on: bwrap binds
+ * the descriptor, so a swap after this point changes nothing, and a swap
+ * before it is caught here.
+ */
+static int
+open_bind_fds(struct fdset *f, const struct policy *p, struct sbox_error *err)
+{
+	f->bind = xcalloc(p->nmounts, sizeof(int));
+	f->nbind = p->nmounts;
+	for (size_t i = 0; i < p->nmounts; i++) {
+		const struct mount *m = &p->mounts[i];
+		char link[64], target[PATH_MAX];
+		ssize_t n;
+
+		f->bind[i] = -1;
+		if (m->kind != MOUNT_RO && m->kind != MOUNT_RW)
+			continue;
+		f->bind[i] = open(m->src, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (f->bind[i] < 0) {
+			sbox_error_set(err, SBOX_INVALID_POLICY, "%s: %s",
+			    m->src, strerror(errno));
+			return -1;
+		}
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", f->bind[i]);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n < 0 || (target[n] = '\0', strcmp(target, m->src) != 0)) {
+			sbox_error_set(err, SBOX_INVALID_POLICY, "%s changed "
+			    "while sbox-exec was looking at it", m->src);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int
@@ -200,6 +243,7 @@ build_argv(const struct launch_spec *spec, const struct fdset *f,
 		.empty_fds = f->empty,
 		.nempty = f->nempty,
 		.disable_userns = bw->disable_userns,
+		.bind_fds = f->bind,
 	};
 
 	strv_addf(&cmd, "/proc/self/fd/%d", f->exe);
@@ -212,6 +256,10 @@ build_argv(const struct launch_spec *spec, const struct fdset *f,
 	strv_addf(&cmd, "%s%s", inv->mode == MODE_CHECK ? "check" :
 	    spec->has_channels ? "run" : "go",
 	    inv->policy.tty ? "-tty" : "");
+	/* Where Landlock is to let the command write: the mounts say so. */
+	for (size_t i = 0; i < p->nmounts; i++)
+		if (p->mounts[i].kind == MOUNT_RW)
+			strv_add(&cmd, p->mounts[i].dest);
 	strv_add(&cmd, "--");
 	for (char **a = inv->command; *a != NULL; a++)
 		strv_add(&cmd, *a);
@@ -387,6 +435,10 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 
 	if (fdset_open(&f, bwargv_empty_fds_needed(p), err) < 0)
 		return -1;
+	if (spec->bwrap->bind_fd && open_bind_fds(&f, p, err) < 0) {
+		fdset_close(&f);
+		return -1;
+	}
 	build_argv(spec, &f, &argv);
 	if (inv->verbosity > 0) {
 		fputs("sbox-exec: running: ", stderr);
@@ -394,13 +446,16 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	}
 
 	/* The child's inheritable set: bwrap's needs and the kept fds. */
-	keep = xcalloc(p->nkeep + f.nempty + 4, sizeof(int));
+	keep = xcalloc(p->nkeep + f.nempty + f.nbind + 4, sizeof(int));
 	keep[nkeep++] = f.ctrl[1];
 	keep[nkeep++] = f.exe;
 	keep[nkeep++] = f.saved_stderr;
 	keep[nkeep++] = spec->bwrap->fd;
 	for (size_t i = 0; i < f.nempty; i++)
 		keep[nkeep++] = f.empty[i];
+	for (size_t i = 0; i < f.nbind; i++)
+		if (f.bind[i] >= 0)
+			keep[nkeep++] = f.bind[i];
 	for (size_t i = 0; i < p->nkeep; i++)
 		keep[nkeep++] = p->keep_fds[i];
 	fd_sort(keep, nkeep);

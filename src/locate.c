@@ -99,6 +99,7 @@ try_candidate(const char *path, struct located *out, struct sbox_error *err)
 	out->fd = fd;
 	out->path = xstrdup(path);
 	out->disable_userns = bwrap_knows(fd, "--disable-userns");
+	out->bind_fd = bwrap_knows(fd, "--ro-bind-fd");
 	return 0;
 }
 

@@ -12,6 +12,7 @@ struct located {
 	int	 fd;		/* O_PATH, close-on-exec: what will be executed */
 	char	*path;		/* as found, for messages and the status */
 	bool	 disable_userns;	/* it knows --disable-userns */
+	bool	 bind_fd;		/* it knows --bind-fd, --ro-bind-fd */
 };
 
 int	 locate_bwrap(const char *, const char *, struct located *,

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,9 @@ enum want {
 	WANT_PIN,	/* bound onto itself, so it cannot be renamed */
 };
 
+/* Submodules of submodules, and no deeper. */
+#define GIT_DEPTH 3
+
 struct candidate {
 	enum want want;
 	char	*path;
@@ -80,6 +84,11 @@ plan_add(struct plan *pl, enum want want, char *path)
 {
 	if (path == NULL)
 		return;
+	for (size_t i = 0; i < pl->n; i++)
+		if (pl->v[i].want == want && strcmp(pl->v[i].path, path) == 0) {
+			free(path);
+			return;
+		}
 	pl->v = xreallocarray(pl->v, pl->n + 1, sizeof(*pl->v));
 	pl->v[pl->n].want = want;
 	pl->v[pl->n].path = path;
@@ -123,15 +132,17 @@ git_pointer(const char *file, const char *base)
 }
 
 /*
- * What git runs or reads as configuration in the git directory DIR, and
- * in the common directory it may point to (linked worktrees).
+ * What git runs or reads as configuration in the git directory DIR, in
+ * the common directory it may point to (linked worktrees), and in the git
+ * directories of its submodules and worktrees; DEPTH bounds the descent.
  */
 static void
-plan_git_dir(struct plan *pl, const char *dir)
+plan_git_dir(struct plan *pl, const char *dir, int depth)
 {
 	static const char *const entries[] = {
-		"hooks", "config", "config.worktree", "commondir",
+		"hooks", "config", "config.worktree", "commondir", "gitdir",
 	};
+	static const char *const nested[] = { "modules", "worktrees" };
 	cleanup_free char *common_file = xasprintf("%s/commondir", dir);
 	cleanup_free char *common = git_pointer(common_file, dir);
 
@@ -141,6 +152,25 @@ plan_git_dir(struct plan *pl, const char *dir)
 		if (common != NULL && i < 2)
 			plan_add(pl, WANT_READONLY, xasprintf("%s/%s", common,
 			    entries[i]));
+	}
+	if (depth == 0)
+		return;
+	for (size_t i = 0; i < sizeof(nested) / sizeof(*nested); i++) {
+		cleanup_free char *sub = xasprintf("%s/%s", dir, nested[i]);
+		DIR *d = opendir(sub);
+		struct dirent *e;
+
+		if (d == NULL)
+			continue;
+		while ((e = readdir(d)) != NULL) {
+			cleanup_free char *child = NULL;
+
+			if (e->d_name[0] == '.')
+				continue;
+			child = xasprintf("%s/%s", sub, e->d_name);
+			plan_git_dir(pl, child, depth - 1);
+		}
+		closedir(d);
 	}
 }
 
@@ -199,14 +229,14 @@ plan_defaults(struct plan *pl, const struct policy *p,
 		if (S_ISDIR(st.st_mode)) {
 			/* A mount point cannot be renamed away and replaced. */
 			plan_add(pl, WANT_PIN, xstrdup(git));
-			plan_git_dir(pl, git);
+			plan_git_dir(pl, git, GIT_DEPTH);
 		} else if (S_ISREG(st.st_mode)) {
 			/* A worktree or submodule: "gitdir: PATH". */
 			cleanup_free char *dir = git_pointer(git, m->dest);
 
 			plan_add(pl, WANT_READONLY, xstrdup(git));
 			if (dir != NULL)
-				plan_git_dir(pl, dir);
+				plan_git_dir(pl, dir, GIT_DEPTH);
 		}
 	}
 }

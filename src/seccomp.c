@@ -8,6 +8,8 @@
  *   would give any local user root later.
  * - add_key, request_key, keyctl: the kernel keyrings (session, user) are
  *   not namespaced; they hold Kerberos tickets and other secrets.
+ * - io_uring: its requests open and create files (with any mode) without
+ *   passing through the system calls above.
  * - TIOCSTI, TIOCLINUX: pushing keystrokes into a terminal.  Only the low
  *   32 bits of the ioctl request are compared, as the kernel does, so
  *   setting high bits does not slip past (CVE-2019-10063).
@@ -87,7 +89,11 @@ static const struct mode_rule mode_rules[] = {
 #endif
 };
 
-static const long denied[] = { SYS_add_key, SYS_request_key, SYS_keyctl };
+static const long denied[] = {
+	SYS_add_key, SYS_request_key, SYS_keyctl,
+	/* io_uring opens and chmods files where this filter cannot look. */
+	SYS_io_uring_setup, SYS_io_uring_enter, SYS_io_uring_register,
+};
 #endif
 
 /*
@@ -153,7 +159,7 @@ seccomp_build(struct sock_filter *out, size_t max)
 int
 seccomp_install(void)
 {
-	struct sock_filter prog[128];
+	struct sock_filter prog[160];
 	struct sock_fprog fprog;
 	size_t n = seccomp_build(prog, sizeof(prog) / sizeof(*prog));
 

@@ -1,7 +1,8 @@
 /*
  * stage2.c - inside the sandbox: report in, confine, hand over.
  *
- * argv: PROG --sbox-stage2 USERNS CTRL STDERR KEEP MODE -- COMMAND...
+ * argv: PROG --sbox-stage2 USERNS CTRL STDERR KEEP MODE [PATH...] --
+ * COMMAND...  where the PATHs are the writable places the sandbox shows.
  * MODE is "check" (report in and end), "run" (wait for the launcher's
  * go-ahead, sent after the status) or "go" (no status to wait for), with
  * "-tty" appended for --tty.
@@ -196,13 +197,17 @@ exec_command(char **argv)
 int
 stage2_main(int argc, char **argv)
 {
-	int ctrl, saved_stderr, keep[MAX_KEEP];
+	int ctrl, saved_stderr, keep[MAX_KEEP], out_fds[MAX_KEEP + 2], dashdash;
 	size_t nkeep;
 	char byte = 'R';
 	ssize_t n;
 
-	if (argc < 8 || strcmp(argv[7], "--") != 0 ||
-	    (argc < 9 && strncmp(argv[6], "check", 5) != 0) ||
+	/* Between MODE and "--": the writable paths, all absolute. */
+	for (dashdash = 7; dashdash < argc && argv[dashdash][0] == '/';
+	    dashdash++)
+		;
+	if (dashdash >= argc || strcmp(argv[dashdash], "--") != 0 ||
+	    (dashdash + 1 >= argc && strncmp(argv[6], "check", 5) != 0) ||
 	    parse_fd(argv[3], &ctrl) < 0 ||
 	    parse_fd(argv[4], &saved_stderr) < 0 ||
 	    parse_keep(argv[5], keep, MAX_KEEP, &nkeep) < 0 ||
@@ -213,9 +218,15 @@ stage2_main(int argc, char **argv)
 		return SBOX_EXIT_REFUSED;
 	}
 
+	/* The command's own output descriptors, and the kept ones. */
+	out_fds[0] = STDOUT_FILENO;
+	out_fds[1] = saved_stderr;
+	memcpy(out_fds + 2, keep, nkeep * sizeof(int));
+
 	/* The launcher promised these in the status; fail closed. */
-	if (landlock_abi() >= LANDLOCK_SCOPE_ABI && landlock_scope_self() < 0) {
-		fprintf(stderr, "cannot apply Landlock scoping: %s\n",
+	if (landlock_confine(argv + 7, (size_t)(dashdash - 7), out_fds,
+	    nkeep + 2) < 0) {
+		fprintf(stderr, "cannot apply Landlock: %s\n",
 		    strerror(errno));
 		return SBOX_EXIT_REFUSED;
 	}
@@ -251,7 +262,7 @@ stage2_main(int argc, char **argv)
 	}
 	fd_sort(keep, nkeep);
 	fd_close_except(keep, nkeep);
-	return exec_command(argv + 8);
+	return exec_command(argv + dashdash + 1);
 }
 
 #ifdef STAGE2_MAIN

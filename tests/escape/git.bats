@@ -265,32 +265,3 @@ _git_submodule_config() {
 @test "git: a submodule's config (.git/modules/NAME/config) cannot be given a core.fsmonitor" {
 	each_user _git_submodule_config
 }
-
-# A nested repository with an fsmonitor, entered in .git/index as a
-# submodule (gitlink), which `git status` at the top then looks into.
-GITLINK_ATTACK='
-git init -q evil && git -C evil commit -q --allow-empty -m evil &&
-git -C evil config core.fsmonitor "$2" &&
-git update-index --add --cacheinfo "160000,$(git -C evil rev-parse HEAD),evil" &&
-echo planted'
-
-_git_index_gitlink() {
-	git_env "$(scratch_dir)"
-	cd "$MAIN" || return 1
-
-	# Control: unsandboxed, `git status` at the top runs the fsmonitor.
-	plant control "$MAIN" "$GITLINK_ATTACK"
-	assert_contains "$output" planted
-	host_git_runs_payload -C "$MAIN" status ||
-		{ echo "control: the payload did not run" >&2; return 1; }
-	rm -rf "$MAIN/evil"
-	g -C "$MAIN" rm -q --cached evil
-
-	plant sandbox "$MAIN" "$GITLINK_ATTACK"
-	assert_payload_not_run -C "$MAIN" status
-	refute_contains "$output" planted
-}
-
-@test "git: a submodule entered in .git/index cannot bring a core.fsmonitor that git status runs" {
-	each_user _git_index_gitlink
-}

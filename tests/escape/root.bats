@@ -1,0 +1,158 @@
+#!/usr/bin/env bats
+# Escape catalogue: routes that exist for root, or for an unprivileged
+# user only through something root set up.  SPEC "Process": no
+# capabilities, even when sbox-exec runs as root; man page THE SANDBOX:
+# /proc/sys is read-only, the seccomp filter refuses setuid bits (as root
+# such a file is root's on the host), a fresh /dev, own uts namespace.
+# Root inside the sandbox is root outside without capabilities, so the
+# controls here run as root on the host.  See common.bash.
+
+# shellcheck disable=SC2016,SC2030,SC2031
+load common
+
+# setuid_id DIR: a setuid-root copy of id(1) in DIR; prints its path.
+setuid_id() {
+	cp /usr/bin/id "$1/id"
+	chown 0:0 "$1/id"
+	chmod 4755 "$1/id"
+	echo "$1/id"
+}
+
+@test "as nobody, a setuid-root binary run inside (granted --ro) does not raise the euid" {
+	requires root setpriv
+	local d id
+	d=$(scratch_dir)
+	chmod 0755 "$d"
+	cd "$d" || return 1
+	id=$(setuid_id "$d")
+
+	# Control: unsandboxed, nobody gets euid 0 from it.
+	run as_user "$id" -u
+	assert_status 0
+	assert_eq "$output" 0
+
+	run as_user "$(unpriv_sbox)" --ro "$d" -- sh -c 'echo started; "$1" -u; "$1"' sh "$id"
+	assert_status 0
+	assert_eq "${lines[0]}" started
+	assert_eq "${lines[1]}" 65534
+	refute_contains "$output" "euid=0"
+}
+
+@test "as root, a setuid-root file cannot be made in a --rw dir (nobody would get root from it)" {
+	requires root setpriv
+	local rw ctl
+	rw=$(scratch_dir)
+	ctl=$(scratch_dir)
+	chmod 0755 "$rw" "$ctl"
+	cd "$rw" || return 1
+
+	# Control: unsandboxed, root's chmod 4755 gives nobody euid 0.
+	run sh -c 'cp /usr/bin/id "$1/id" && chmod 4755 "$1/id"' sh "$ctl"
+	assert_status 0
+	run as_user "$ctl/id" -u
+	assert_eq "$output" 0
+
+	run "$SBOX_EXEC" --rw "$rw" -- sh -c \
+		'echo started; cp /usr/bin/id "$1/id" && chmod 4755 "$1/id" && echo made-setuid' sh "$rw"
+	assert_failed "chmod 4755 as root"
+	assert_contains "$output" started
+	refute_contains "$output" made-setuid
+	[ ! -u "$rw/id" ] || { echo "$rw/id is setuid root on the host" >&2; return 1; }
+	run as_user "$rw/id" -u
+	assert_eq "$output" 65534
+}
+
+@test "as root, no device node can be made (mknod) in a --rw dir or in /dev" {
+	requires root mknod
+	local rw ctl before
+	rw=$(scratch_dir)
+	ctl=$(scratch_dir)
+	cd "$rw" || return 1
+
+	# Control: unsandboxed, root makes a node for the first disk and for
+	# physical memory.
+	run sh -c 'mknod "$1/disk" b 8 0 && mknod "$1/mem" c 1 1' sh "$ctl"
+	assert_status 0
+	[ -b "$ctl/disk" ] && [ -c "$ctl/mem" ]
+
+	before=$(tree_state "$rw")
+	# (Were the command to run on the host, this name is new in /dev.)
+	on_teardown 'rm -f /dev/sbox-escape-test-disk'
+	run "$SBOX_EXEC" --rw "$rw" -- sh -c '
+		echo started
+		mknod "$1/disk" b 8 0 && echo made-disk
+		mknod "$1/mem" c 1 1 && echo made-mem
+		mknod /dev/sbox-escape-test-disk b 8 0 && echo made-dev-disk
+		true' sh "$rw"
+	assert_status 0
+	assert_contains "$output" started
+	refute_contains "$output" made-
+	assert_eq "$(tree_state "$rw")" "$before"
+}
+
+@test "as root, /proc/sys is read-only (kernel.core_pattern written with its own value: EROFS)" {
+	requires root
+	local d cur
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	cur=$(cat /proc/sys/kernel/core_pattern)
+
+	# Control: unsandboxed, root writes it (the same value: no change).
+	run sh -c 'printf "%s\n" "$1" >/proc/sys/kernel/core_pattern' sh "$cur"
+	assert_status 0
+
+	run "$SBOX_EXEC" -- sh -c \
+		'echo started; printf "%s\n" "$1" >/proc/sys/kernel/core_pattern && echo wrote' sh "$cur"
+	assert_failed "writing kernel.core_pattern"
+	assert_contains "$output" started
+	refute_contains "$output" wrote
+	assert_contains "$output" "Read-only file system"
+	assert_eq "$(cat /proc/sys/kernel/core_pattern)" "$cur"
+}
+
+# Kernel settings in /sys with a plain value that can be written back.
+SYSFS_CANDIDATES="/sys/kernel/mm/ksm/run
+/sys/kernel/mm/transparent_hugepage/khugepaged/defrag
+/sys/kernel/mm/transparent_hugepage/use_zero_page
+/sys/module/printk/parameters/time"
+
+@test "as root, /sys is read-only (a kernel setting written with its own value: EROFS)" {
+	requires root
+	local d f="" cand cur
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	for cand in $SYSFS_CANDIDATES; do
+		if [ -w "$cand" ] && cur=$(cat "$cand" 2>/dev/null) &&
+			printf '%s\n' "$cur" >"$cand" 2>/dev/null; then
+			f=$cand
+			break
+		fi
+	done
+	# The loop above is the control: root wrote F's own value back.
+	[ -n "$f" ] || skip_or_fail "none of these is writable here: $SYSFS_CANDIDATES"
+
+	run "$SBOX_EXEC" -- sh -c \
+		'echo started; printf "%s\n" "$2" >"$1" && echo wrote' sh "$f" "$cur"
+	assert_failed "writing $f"
+	assert_contains "$output" started
+	refute_contains "$output" wrote
+	assert_contains "$output" "Read-only file system"
+	assert_eq "$(cat "$f")" "$cur"
+}
+
+@test "as root, a hostname set inside is not the host's" {
+	requires root hostname
+	local d cur
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	cur=$(hostname)
+	on_teardown "[ \"\$(hostname)\" = $(printf %q "$cur") ] || hostname $(printf %q "$cur")"
+
+	# Control: unsandboxed, root sets the host name (to its own value).
+	run hostname "$cur"
+	assert_status 0
+
+	run "$SBOX_EXEC" -- sh -c 'hostname sbox-escape-test; hostname'
+	assert_eq "$(hostname)" "$cur"
+	assert_eq "$(cat /proc/sys/kernel/hostname)" "$cur"
+}
