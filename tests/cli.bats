@@ -371,3 +371,23 @@ bad_value() {
 	[ "$status" -ne 0 ]
 	[ "$status" -lt 128 ]
 }
+
+# The internal entry point of stage two is no way to run a command outside
+# a sandbox: called by hand, with a socketpair of its own, it refuses.
+@test "--sbox-stage2 run by hand refuses and runs nothing" {
+	local d
+	d=$(scratch_dir)
+	run --separate-stderr "$PY" -c '
+import os, socket, sys
+a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+os.set_inheritable(b.fileno(), True)
+os.execv(sys.argv[1], [sys.argv[1], "--sbox-stage2", "1", str(b.fileno()),
+    "2", "-", "go", "--", "sh", "-c", "echo ran > " + sys.argv[2] + "/marker"])
+' "$SBOX_EXEC" "$d"
+	assert_status 125
+	[ ! -e "$d/marker" ]
+	assert_contains "$stderr" "sbox-exec: "
+	# The control: the same command, plainly, does write the marker.
+	sh -c "echo ran > $d/marker"
+	[ -e "$d/marker" ]
+}
