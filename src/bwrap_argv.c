@@ -119,8 +119,8 @@ bwargv_build(const struct policy *p, const struct bwargv_input *in,
 	strv_add(sv, "--die-with-parent");
 
 	for (size_t i = 0; i < p->nmounts; i++)
-		add_mount(sv, &p->mounts[i], in->bind_fds ? in->bind_fds[i] :
-		    -1, &empty, empty_end);
+		add_mount(sv, &p->mounts[i],
+		    in->bind_fds ? in->bind_fds[i] : -1, &empty, empty_end);
 	/*
 	 * Hidden directories go read-only last: something granted below one
 	 * needs its mount point made first.

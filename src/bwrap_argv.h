@@ -14,16 +14,16 @@
 #include "util.h"
 
 struct bwargv_input {
-	const char *bwrap;		/* argv[0] */
-	const int *empty_fds;		/* one per hidden file, read to EOF */
-	size_t	 nempty;
-	char *const *command;		/* NULL-terminated */
-	bool	 disable_userns;	/* bwrap supports --disable-userns */
-	const int *bind_fds;		/* per mount: its source, opened; or -1 */
+	const char *bwrap;    /* argv[0] */
+	const int *empty_fds; /* one per hidden file, read to EOF */
+	size_t nempty;
+	char *const *command; /* NULL-terminated */
+	bool disable_userns;  /* bwrap supports --disable-userns */
+	const int *bind_fds;  /* per mount: its source, opened; or -1 */
 };
 
-size_t	 bwargv_empty_fds_needed(const struct policy *);
-void	 bwargv_build(const struct policy *, const struct bwargv_input *,
-	    struct strv *);
+size_t bwargv_empty_fds_needed(const struct policy *);
+void bwargv_build(const struct policy *, const struct bwargv_input *,
+    struct strv *);
 
 #endif

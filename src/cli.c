@@ -30,8 +30,8 @@
 
 #define MAX_INCLUDE_DEPTH 16
 #define MAX_POLICY_BYTES (1 << 20)
-#define MAX_KEEP_FDS 1000	/* stage two takes them as one argument */
-#define MAX_POLICY_FILES 256	/* includes, counted over the whole parse */
+#define MAX_KEEP_FDS 1000    /* stage two takes them as one argument */
+#define MAX_POLICY_FILES 256 /* includes, counted over the whole parse */
 
 enum opt_id {
 	OPT_FS = 256,
@@ -101,21 +101,21 @@ static const char short_options[] = "+:w:r:C:qvhV";
 
 /* Where the option being applied came from, for messages. */
 struct origin {
-	const char *file;	/* NULL: the command line */
+	const char *file; /* NULL: the command line */
 	unsigned long line;
 };
 
 struct include {
-	dev_t	 dev;
-	ino_t	 ino;
+	dev_t dev;
+	ino_t ino;
 };
 
 struct parser {
 	struct invocation *inv;
 	struct include stack[MAX_INCLUDE_DEPTH];
-	size_t	 depth;
-	int	 nfiles;
-	bool	 mode_set;
+	size_t depth;
+	int nfiles;
+	bool mode_set;
 };
 
 static int apply_option(struct parser *, int, const char *, const char *,
@@ -123,7 +123,7 @@ static int apply_option(struct parser *, int, const char *, const char *,
 
 /* Record the first problem only; later ones are usually its echoes. */
 static void SBOX_PRINTF(3, 4)
-fail(struct parser *ps, const struct origin *o, const char *fmt, ...)
+    fail(struct parser *ps, const struct origin *o, const char *fmt, ...)
 {
 	cleanup_free char *msg = NULL;
 	va_list ap;
@@ -135,8 +135,8 @@ fail(struct parser *ps, const struct origin *o, const char *fmt, ...)
 		msg = NULL;
 	va_end(ap);
 	if (o != NULL && o->file != NULL)
-		sbox_error_set(&ps->inv->err, SBOX_INVALID_POLICY,
-		    "%s:%lu: %s", o->file, o->line, msg ? msg : "?");
+		sbox_error_set(&ps->inv->err, SBOX_INVALID_POLICY, "%s:%lu: %s",
+		    o->file, o->line, msg ? msg : "?");
 	else
 		sbox_error_set(&ps->inv->err, SBOX_INVALID_POLICY, "%s",
 		    msg ? msg : "?");
@@ -194,8 +194,7 @@ set_mode(struct parser *ps, enum cli_mode mode, const struct origin *o)
 
 /* --ro, --rw, --hide, the -try forms and --allow-socket. */
 static void
-add_path(struct parser *ps, int id, const char *value,
-    const struct origin *o)
+add_path(struct parser *ps, int id, const char *value, const struct origin *o)
 {
 	struct policy *p = &ps->inv->policy;
 	bool try = id == OPT_RO_TRY || id == OPT_RW_TRY;
@@ -242,8 +241,9 @@ add_path(struct parser *ps, int id, const char *value,
 		m = policy_add_mount(p, MOUNT_RO, src, src);
 		break;
 	default:
-		m = policy_add_mount(p, S_ISDIR(st.st_mode) ? MOUNT_HIDE_DIR :
-		    MOUNT_HIDE_FILE, src, NULL);
+		m = policy_add_mount(p,
+		    S_ISDIR(st.st_mode) ? MOUNT_HIDE_DIR : MOUNT_HIDE_FILE, src,
+		    NULL);
 		break;
 	}
 	if (strcmp(dest, src) != 0)
@@ -284,8 +284,8 @@ add_fd_option(struct parser *ps, int id, const char *value,
 	for (size_t i = 0; i < inv->nstatus_fds; i++)
 		if (inv->status_fds[i] == fd)
 			return;
-	inv->status_fds = xreallocarray(inv->status_fds,
-	    inv->nstatus_fds + 1, sizeof(int));
+	inv->status_fds = xreallocarray(inv->status_fds, inv->nstatus_fds + 1,
+	    sizeof(int));
 	inv->status_fds[inv->nstatus_fds++] = fd;
 }
 
@@ -299,8 +299,10 @@ set_timeout(struct parser *ps, const char *value, const struct origin *o)
 	secs = strtod(value, &end);
 	if (value[0] == '\0' || *end != '\0' || errno != 0 || !isfinite(secs) ||
 	    secs <= 0 || secs > 86400 || value[0] == '-' || value[0] == ' ') {
-		fail(ps, o, "--probe-timeout: '%s' is not a number of seconds "
-		    "between 0 and 86400", value);
+		fail(ps, o,
+		    "--probe-timeout: '%s' is not a number of seconds "
+		    "between 0 and 86400",
+		    value);
 		return;
 	}
 	ps->inv->probe_timeout_ms = (long)ceil(secs * 1000);
@@ -406,8 +408,10 @@ parse_line(struct parser *ps, char *line, const struct origin *o)
 		return;
 	}
 	if (opt_argv_only(id)) {
-		fail(ps, o, "%s belongs on the command line, not in a policy "
-		    "file", word);
+		fail(ps, o,
+		    "%s belongs on the command line, not in a policy "
+		    "file",
+		    word);
 		return;
 	}
 	if (has_arg == no_argument) {
@@ -444,8 +448,7 @@ parse_line(struct parser *ps, char *line, const struct origin *o)
 		    missing);
 		return;
 	}
-	(void)apply_option(ps, id, name ? name : value, name ? value : NULL,
-	    o);
+	(void)apply_option(ps, id, name ? name : value, name ? value : NULL, o);
 }
 
 /*
@@ -572,8 +575,8 @@ load_profile(struct parser *ps, const char *name, const struct origin *o)
 		    home, name);
 	cand[n++] = xasprintf("%s/profiles/%s.policy", PKGDATADIR, name);
 	if (exe_dir != NULL) {
-		cand[n++] = xasprintf("%s/../share/sbox-exec/profiles/%s.policy",
-		    exe_dir, name);
+		cand[n++] = xasprintf(
+		    "%s/../share/sbox-exec/profiles/%s.policy", exe_dir, name);
 		cand[n++] = xasprintf("%s/../profiles/%s.policy", exe_dir,
 		    name);
 	}
@@ -583,9 +586,10 @@ load_profile(struct parser *ps, const char *name, const struct origin *o)
 			load_policy(ps, cand[i], "--profile", o);
 			break;
 		} else if (i == n - 1) {
-			fail(ps, o, "--profile: no profile named '%s' in the "
-			    "user's directory or in %s/profiles", name,
-			    PKGDATADIR);
+			fail(ps, o,
+			    "--profile: no profile named '%s' in the "
+			    "user's directory or in %s/profiles",
+			    name, PKGDATADIR);
 		}
 	for (size_t i = 0; i < n; i++)
 		free(cand[i]);
@@ -593,8 +597,8 @@ load_profile(struct parser *ps, const char *name, const struct origin *o)
 
 /* Apply one option, from argv or a file.  VALUE2 only for --setenv. */
 static int
-apply_option(struct parser *ps, int id, const char *value,
-    const char *value2, const struct origin *o)
+apply_option(struct parser *ps, int id, const char *value, const char *value2,
+    const struct origin *o)
 {
 	struct invocation *inv = ps->inv;
 	struct policy *p = &inv->policy;
@@ -710,15 +714,21 @@ static void
 add_base_mounts(struct policy *p)
 {
 	static const char *const system_dirs[] = {
-		"/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64",
+		"/usr",
+		"/etc",
+		"/bin",
+		"/sbin",
+		"/lib",
+		"/lib32",
+		"/lib64",
 		"/libx32",
 	};
 
 	if (p->fs == FS_HOST) {
 		policy_add_mount(p, MOUNT_ROOT, "/", "/");
 	} else {
-		for (size_t i = 0; i < sizeof(system_dirs) /
-		    sizeof(system_dirs[0]); i++) {
+		for (size_t i = 0;
+		     i < sizeof(system_dirs) / sizeof(system_dirs[0]); i++) {
 			const char *d = system_dirs[i];
 			char target[PATH_MAX];
 			struct stat st;
@@ -793,8 +803,10 @@ check_combinations(struct parser *ps)
 
 	for (size_t i = 0; i < inv->nstatus_fds; i++)
 		if (policy_keeps_fd(&inv->policy, inv->status_fds[i]))
-			fail(ps, &none, "descriptor %d is both --status-fd and "
-			    "--keep-fd", inv->status_fds[i]);
+			fail(ps, &none,
+			    "descriptor %d is both --status-fd and "
+			    "--keep-fd",
+			    inv->status_fds[i]);
 	switch (inv->mode) {
 	case MODE_RUN:
 		if (inv->command[0] == NULL)
@@ -838,13 +850,12 @@ check_chdir(struct parser *ps)
 	if (stat(host, &st) < 0)
 		fail(ps, &none, "--chdir: %s: %s", p->chdir, strerror(errno));
 	else if (!S_ISDIR(st.st_mode))
-		fail(ps, &none, "--chdir: %s: %s", p->chdir,
-		    strerror(ENOTDIR));
+		fail(ps, &none, "--chdir: %s: %s", p->chdir, strerror(ENOTDIR));
 }
 
 /* A command-line option kept for after the policy files. */
 struct deferred {
-	int	 id;
+	int id;
 	const char *value;
 	const char *value2;
 };
@@ -874,21 +885,25 @@ cli_parse(struct invocation *inv, int argc, char **argv)
 	cwd = getcwd(NULL, 0);
 	policy_init(&inv->policy, cwd ? cwd : "/");
 	if (cwd == NULL)
-		fail(&ps, &cmdline, "cannot determine the working directory: "
-		    "%s", strerror(errno));
+		fail(&ps, &cmdline,
+		    "cannot determine the working directory: "
+		    "%s",
+		    strerror(errno));
 
 	opterr = 0;
-	optind = 0;	/* full re-initialisation, for tests that parse twice */
+	optind = 0; /* full re-initialisation, for tests that parse twice */
 	while ((c = getopt_long(argc, argv, short_options, long_options,
-	    NULL)) != -1) {
+		    NULL)) != -1) {
 		const char *bad = argv[optind - 1];
 
 		if (c == '?') {
 			/* getopt sets optopt to a long option's value when
 			 * it was given a value it does not take. */
 			if (optopt >= 256 || (optopt != 0 && bad[1] == '-'))
-				fail(&ps, &cmdline, "option '%s' takes no "
-				    "value", bad);
+				fail(&ps, &cmdline,
+				    "option '%s' takes no "
+				    "value",
+				    bad);
 			else if (optopt != 0)
 				fail(&ps, &cmdline, "unknown option '-%c'",
 				    optopt);
@@ -902,7 +917,8 @@ cli_parse(struct invocation *inv, int argc, char **argv)
 		}
 		if (c == OPT_SETENV) {
 			if (optind >= argc) {
-				fail(&ps, &cmdline, "--setenv needs NAME and "
+				fail(&ps, &cmdline,
+				    "--setenv needs NAME and "
 				    "VALUE");
 				continue;
 			}
@@ -951,48 +967,49 @@ void
 cli_help(FILE *f)
 {
 	fputs(
-"Usage: sbox-exec [OPTION]... [--] COMMAND [ARG]...\n"
-"       sbox-exec --check [OPTION]...\n"
-"       sbox-exec --print [OPTION]... [--] COMMAND [ARG]...\n"
-"Run COMMAND inside a bubblewrap sandbox, or refuse (exit 125).\n"
-"\n"
-"Filesystem:\n"
-"      --fs=host            host filesystem read-only (default)\n"
-"      --fs=minimal         only the system directories, read-only\n"
-"  -w, --rw=PATH            make PATH writable, at the same path\n"
-"  -r, --ro=PATH            make PATH readable, not writable\n"
-"      --hide=PATH          put an empty directory or file over PATH\n"
-"      --ro-try=PATH        as --ro, skipped when PATH is missing\n"
-"      --rw-try=PATH        as --rw, skipped when PATH is missing\n"
-"      --allow-socket=PATH  expose this host unix socket\n"
-"Network:\n"
-"      --no-net             only loopback inside (default)\n"
-"      --net                share the host network\n"
-"Process:\n"
-"  -C, --chdir=DIR          working directory inside (default: the current one)\n"
-"      --setenv NAME VALUE  set NAME in the command's environment\n"
-"      --unsetenv NAME      remove NAME from the command's environment\n"
-"      --clearenv           start from an empty environment\n"
-"      --keep-fd=N          pass inherited descriptor N to the command\n"
-"      --tty                keep the terminal, for interactive programs\n"
-"Launcher:\n"
-"      --check              only tell whether this sandbox can be created\n"
-"      --print              print the bwrap command line, run nothing\n"
-"      --json               with --check: print the status on stdout\n"
-"      --bwrap=PATH         use exactly this bwrap (also SBOX_EXEC_BWRAP)\n"
-"      --status-fd=N        write the status line to descriptor N\n"
-"      --status-socket=ADDR send the status to unix socket ADDR (@name: abstract)\n"
-"      --probe-timeout=SECONDS  give up creating the sandbox after this (10)\n"
-"      --policy=FILE        read more options from FILE\n"
-"      --profile=NAME       read options from the profile NAME\n"
-"  -q, --quiet              say less on stderr\n"
-"  -v, --verbose            say more on stderr, with the bwrap command line\n"
-"  -h, --help               show this help and exit\n"
-"  -V, --version            show the version and exit\n"
-"\n"
-"Exit status: the command's (128+N if killed by signal N); 125 if\n"
-"sbox-exec refused; 126 if COMMAND cannot be executed; 127 if it is not\n"
-"found.  With --check: 0 if the sandbox can be created, else 125.\n"
-"\n"
-"See sbox-exec(1) for the status format and policy files.\n", f);
+	    "Usage: sbox-exec [OPTION]... [--] COMMAND [ARG]...\n"
+	    "       sbox-exec --check [OPTION]...\n"
+	    "       sbox-exec --print [OPTION]... [--] COMMAND [ARG]...\n"
+	    "Run COMMAND inside a bubblewrap sandbox, or refuse (exit 125).\n"
+	    "\n"
+	    "Filesystem:\n"
+	    "      --fs=host            host filesystem read-only (default)\n"
+	    "      --fs=minimal         only the system directories, read-only\n"
+	    "  -w, --rw=PATH            make PATH writable, at the same path\n"
+	    "  -r, --ro=PATH            make PATH readable, not writable\n"
+	    "      --hide=PATH          put an empty directory or file over PATH\n"
+	    "      --ro-try=PATH        as --ro, skipped when PATH is missing\n"
+	    "      --rw-try=PATH        as --rw, skipped when PATH is missing\n"
+	    "      --allow-socket=PATH  expose this host unix socket\n"
+	    "Network:\n"
+	    "      --no-net             only loopback inside (default)\n"
+	    "      --net                share the host network\n"
+	    "Process:\n"
+	    "  -C, --chdir=DIR          working directory inside (default: the current one)\n"
+	    "      --setenv NAME VALUE  set NAME in the command's environment\n"
+	    "      --unsetenv NAME      remove NAME from the command's environment\n"
+	    "      --clearenv           start from an empty environment\n"
+	    "      --keep-fd=N          pass inherited descriptor N to the command\n"
+	    "      --tty                keep the terminal, for interactive programs\n"
+	    "Launcher:\n"
+	    "      --check              only tell whether this sandbox can be created\n"
+	    "      --print              print the bwrap command line, run nothing\n"
+	    "      --json               with --check: print the status on stdout\n"
+	    "      --bwrap=PATH         use exactly this bwrap (also SBOX_EXEC_BWRAP)\n"
+	    "      --status-fd=N        write the status line to descriptor N\n"
+	    "      --status-socket=ADDR send the status to unix socket ADDR (@name: abstract)\n"
+	    "      --probe-timeout=SECONDS  give up creating the sandbox after this (10)\n"
+	    "      --policy=FILE        read more options from FILE\n"
+	    "      --profile=NAME       read options from the profile NAME\n"
+	    "  -q, --quiet              say less on stderr\n"
+	    "  -v, --verbose            say more on stderr, with the bwrap command line\n"
+	    "  -h, --help               show this help and exit\n"
+	    "  -V, --version            show the version and exit\n"
+	    "\n"
+	    "Exit status: the command's (128+N if killed by signal N); 125 if\n"
+	    "sbox-exec refused; 126 if COMMAND cannot be executed; 127 if it is not\n"
+	    "found.  With --check: 0 if the sandbox can be created, else 125.\n"
+	    "\n"
+	    "See sbox-exec(1) for the status format and policy files.\n",
+	    f);
 }

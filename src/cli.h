@@ -25,22 +25,22 @@ enum cli_mode {
 struct invocation {
 	enum cli_mode mode;
 	struct policy policy;
-	char	*bwrap;			/* --bwrap or SBOX_EXEC_BWRAP */
-	int	*status_fds;
-	size_t	 nstatus_fds;
-	char	**status_sockets;	/* as given: "@name" or a path */
-	size_t	 nstatus_sockets;
-	long	 probe_timeout_ms;
-	bool	 json;
-	int	 verbosity;		/* -1 quiet, 0 normal, 1 verbose */
-	char	**command;		/* points into argv; NULL-terminated */
-	struct sbox_error err;		/* the first usage problem */
+	char *bwrap; /* --bwrap or SBOX_EXEC_BWRAP */
+	int *status_fds;
+	size_t nstatus_fds;
+	char **status_sockets; /* as given: "@name" or a path */
+	size_t nstatus_sockets;
+	long probe_timeout_ms;
+	bool json;
+	int verbosity;	       /* -1 quiet, 0 normal, 1 verbose */
+	char **command;	       /* points into argv; NULL-terminated */
+	struct sbox_error err; /* the first usage problem */
 };
 
 #define CLI_DEFAULT_TIMEOUT_MS 10000L
 
-int	 cli_parse(struct invocation *, int, char **);
-void	 cli_free(struct invocation *);
-void	 cli_help(FILE *);
+int cli_parse(struct invocation *, int, char **);
+void cli_free(struct invocation *);
+void cli_help(FILE *);
 
 #endif

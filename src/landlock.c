@@ -36,24 +36,24 @@
 #define SYS_landlock_restrict_self 446
 #endif
 
-#define RULESET_VERSION_FLAG	(1U << 0)
-#define RULE_PATH_BENEATH	1
+#define RULESET_VERSION_FLAG (1U << 0)
+#define RULE_PATH_BENEATH 1
 
-#define FS_WRITE_FILE	(1ULL << 1)
-#define FS_REMOVE_DIR	(1ULL << 4)
-#define FS_REMOVE_FILE	(1ULL << 5)
-#define FS_MAKE_CHAR	(1ULL << 6)
-#define FS_MAKE_DIR	(1ULL << 7)
-#define FS_MAKE_REG	(1ULL << 8)
-#define FS_MAKE_SOCK	(1ULL << 9)
-#define FS_MAKE_FIFO	(1ULL << 10)
-#define FS_MAKE_BLOCK	(1ULL << 11)
-#define FS_MAKE_SYM	(1ULL << 12)
-#define FS_REFER	(1ULL << 13)	/* ABI 2 */
-#define FS_TRUNCATE	(1ULL << 14)	/* ABI 3 */
+#define FS_WRITE_FILE (1ULL << 1)
+#define FS_REMOVE_DIR (1ULL << 4)
+#define FS_REMOVE_FILE (1ULL << 5)
+#define FS_MAKE_CHAR (1ULL << 6)
+#define FS_MAKE_DIR (1ULL << 7)
+#define FS_MAKE_REG (1ULL << 8)
+#define FS_MAKE_SOCK (1ULL << 9)
+#define FS_MAKE_FIFO (1ULL << 10)
+#define FS_MAKE_BLOCK (1ULL << 11)
+#define FS_MAKE_SYM (1ULL << 12)
+#define FS_REFER (1ULL << 13)	 /* ABI 2 */
+#define FS_TRUNCATE (1ULL << 14) /* ABI 3 */
 
-#define SCOPE_ABSTRACT_UNIX	(1ULL << 0)	/* ABI 6 */
-#define SCOPE_SIGNAL		(1ULL << 1)
+#define SCOPE_ABSTRACT_UNIX (1ULL << 0) /* ABI 6 */
+#define SCOPE_SIGNAL (1ULL << 1)
 
 struct ruleset_attr {
 	uint64_t handled_access_fs;
@@ -63,7 +63,7 @@ struct ruleset_attr {
 
 struct path_beneath_attr {
 	uint64_t allowed_access;
-	int32_t	 parent_fd;
+	int32_t parent_fd;
 } __attribute__((packed));
 
 /* The kernel's Landlock ABI version, or -1 when it has none. */
@@ -141,8 +141,7 @@ allow_fd_writes(int ruleset, int fd, uint64_t rights)
  * abstract sockets or signals outside.  Nothing is done without Landlock.
  */
 int
-landlock_confine(char *const *writable, size_t n, const int *fds,
-    size_t nfds)
+landlock_confine(char *const *writable, size_t n, const int *fds, size_t nfds)
 {
 	static const char *const always[] = { "/tmp", "/dev", "/proc" };
 	int abi = landlock_abi();
@@ -157,9 +156,11 @@ landlock_confine(char *const *writable, size_t n, const int *fds,
 	if (abi >= LANDLOCK_SCOPE_ABI)
 		attr.scoped = SCOPE_ABSTRACT_UNIX | SCOPE_SIGNAL;
 	/* Older kernels reject a structure longer than they know. */
-	fd = (int)syscall(SYS_landlock_create_ruleset, &attr, abi >= 6 ?
-	    sizeof(attr) : abi >= 4 ? 2 * sizeof(uint64_t) :
-	    sizeof(uint64_t), 0);
+	fd = (int)syscall(SYS_landlock_create_ruleset, &attr,
+	    abi >= 6	 ? sizeof(attr) :
+		abi >= 4 ? 2 * sizeof(uint64_t) :
+			   sizeof(uint64_t),
+	    0);
 	if (fd < 0)
 		return -1;
 	for (size_t i = 0; r == 0 && i < sizeof(always) / sizeof(*always); i++)

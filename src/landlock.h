@@ -10,7 +10,7 @@
 
 #define LANDLOCK_SCOPE_ABI 6
 
-int	 landlock_abi(void);
-int	 landlock_confine(char *const *, size_t, const int *, size_t);
+int landlock_abi(void);
+int landlock_confine(char *const *, size_t, const int *, size_t);
 
 #endif

@@ -33,8 +33,15 @@ extern char **environ;
 
 /* Signals the launcher passes on to the command instead of dying. */
 static const int forwarded[] = {
-	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
-	SIGWINCH, SIGCONT,
+	SIGHUP,
+	SIGINT,
+	SIGQUIT,
+	SIGTERM,
+	SIGUSR1,
+	SIGUSR2,
+	SIGALRM,
+	SIGWINCH,
+	SIGCONT,
 };
 
 static volatile sig_atomic_t fwd_pidfd = -1;
@@ -66,22 +73,22 @@ set_inheritable(int fd)
 
 /* Everything the launch needs open; all close-on-exec in the launcher. */
 struct fdset {
-	int	 ctrl[2];	/* [0] launcher, [1] stage two */
-	int	 err[2];	/* bwrap's stderr: [0] read, [1] write */
-	int	 exe;		/* our executable, for stage two */
-	int	 saved_stderr;	/* the caller's stderr, for the command */
-	int	 devnull;
-	int	*empty;		/* /dev/null, one per hidden file */
-	size_t	 nempty;
-	int	*bind;		/* per mount: its source, or -1 */
-	size_t	 nbind;
+	int ctrl[2];	  /* [0] launcher, [1] stage two */
+	int err[2];	  /* bwrap's stderr: [0] read, [1] write */
+	int exe;	  /* our executable, for stage two */
+	int saved_stderr; /* the caller's stderr, for the command */
+	int devnull;
+	int *empty; /* /dev/null, one per hidden file */
+	size_t nempty;
+	int *bind; /* per mount: its source, or -1 */
+	size_t nbind;
 };
 
 static void
 fdset_close(struct fdset *f)
 {
 	int *all[] = { &f->ctrl[0], &f->ctrl[1], &f->err[0], &f->err[1],
-	    &f->exe, &f->saved_stderr, &f->devnull };
+		&f->exe, &f->saved_stderr, &f->devnull };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (*all[i] >= 0) {
@@ -128,8 +135,10 @@ open_bind_fds(struct fdset *f, const struct policy *p, struct sbox_error *err)
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", f->bind[i]);
 		n = readlink(link, target, sizeof(target) - 1);
 		if (n < 0 || (target[n] = '\0', strcmp(target, m->src) != 0)) {
-			sbox_error_set(err, SBOX_INVALID_POLICY, "%s changed "
-			    "while sbox-exec was looking at it", m->src);
+			sbox_error_set(err, SBOX_INVALID_POLICY,
+			    "%s changed "
+			    "while sbox-exec was looking at it",
+			    m->src);
 			return -1;
 		}
 	}
@@ -169,7 +178,7 @@ stage2_memfd(void)
 	int fd;
 
 	fd = memfd_create("sbox-exec-stage2", flags | MFD_EXEC);
-	if (fd < 0 && errno == EINVAL)	/* a kernel before MFD_EXEC */
+	if (fd < 0 && errno == EINVAL) /* a kernel before MFD_EXEC */
 		fd = memfd_create("sbox-exec-stage2", flags);
 	if (fd < 0)
 		return -1;
@@ -184,8 +193,8 @@ stage2_memfd(void)
 		}
 		off += (size_t)n;
 	}
-	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
-	    F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
+	if (fcntl(fd, F_ADD_SEALS,
+		F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
 		close(fd);
 		return -1;
 	}
@@ -200,12 +209,13 @@ fdset_open(struct fdset *f, size_t nempty, struct sbox_error *err)
 	memset(f, 0, sizeof(*f));
 	f->ctrl[0] = f->ctrl[1] = f->err[0] = f->err[1] = -1;
 	f->exe = f->saved_stderr = f->devnull = -1;
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, f->ctrl) < 0 ||
-	    setsockopt(f->ctrl[0], SOL_SOCKET, SO_PASSCRED, &one,
-	    sizeof(one)) < 0 ||
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, f->ctrl) <
+		0 ||
+	    setsockopt(f->ctrl[0], SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) <
+		0 ||
 	    pipe2(f->err, O_CLOEXEC) < 0 ||
 	    ((f->exe = stage2_memfd()) < 0 &&
-	    (f->exe = open("/proc/self/exe", O_PATH | O_CLOEXEC)) < 0) ||
+		(f->exe = open("/proc/self/exe", O_PATH | O_CLOEXEC)) < 0) ||
 	    (f->saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)) < 0 ||
 	    (f->devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0 ||
 	    open_empty_fds(f, nempty) < 0) {
@@ -253,8 +263,10 @@ build_argv(const struct launch_spec *spec, const struct fdset *f,
 	strv_addf(&cmd, "%d", f->saved_stderr);
 	strv_take(&cmd, keep_list(p));
 	/* "go": nobody to tell, so stage two need not wait for us. */
-	strv_addf(&cmd, "%s%s", inv->mode == MODE_CHECK ? "check" :
-	    spec->has_channels ? "run" : "go",
+	strv_addf(&cmd, "%s%s",
+	    inv->mode == MODE_CHECK ? "check" :
+		spec->has_channels  ? "run" :
+				      "go",
 	    inv->policy.tty ? "-tty" : "");
 	/* Where Landlock is to let the command write: the mounts say so. */
 	for (size_t i = 0; i < p->nmounts; i++)
@@ -288,8 +300,11 @@ launch_print(const struct invocation *inv, const struct located *bw)
 	size_t n = bwargv_empty_fds_needed(&inv->policy);
 	cleanup_free int *fds = xcalloc(n, sizeof(int));
 	struct bwargv_input in = {
-		.bwrap = bw->path, .empty_fds = fds, .nempty = n,
-		.command = inv->command, .disable_userns = bw->disable_userns,
+		.bwrap = bw->path,
+		.empty_fds = fds,
+		.nempty = n,
+		.command = inv->command,
+		.disable_userns = bw->disable_userns,
 	};
 
 	/* Hidden files read from descriptors the caller opens on /dev/null. */
@@ -314,7 +329,7 @@ exec_bwrap(const struct invocation *inv, const struct located *bw,
 	/* --check runs no command: nothing of the caller's for it at all. */
 	if (inv->mode == MODE_CHECK &&
 	    (dup2(f->devnull, STDIN_FILENO) < 0 ||
-	    dup2(f->devnull, STDOUT_FILENO) < 0))
+		dup2(f->devnull, STDOUT_FILENO) < 0))
 		_exit(127);
 	if (!inv->policy.tty) {
 		/* Out of the caller's process group: its terminal signals
@@ -338,9 +353,12 @@ exec_bwrap(const struct invocation *inv, const struct located *bw,
 	(void)sigaction(SIGPIPE, old_pipe, NULL);
 	execveat(bw->fd, "", argv, environ, AT_EMPTY_PATH);
 	{
-		/* Single-threaded, so strerror is safe here. */
-		const char *why = strerror(errno);
+		/* A table lookup, unlike strerror(): nothing is allocated in
+		 * a vfork child, whose memory is the launcher's. */
+		const char *why = strerrordesc_np(errno);
 
+		if (why == NULL)
+			why = "unknown error";
 		(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
 		(void)!write(STDERR_FILENO, why, strlen(why));
 		(void)!write(STDERR_FILENO, "\n", 1);
@@ -488,7 +506,7 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	f.err[1] = -1;
 
 	if (probe_wait_ready(f.ctrl[0], f.err[0], child, inv->probe_timeout_ms,
-	    &out) < 0) {
+		&out) < 0) {
 		probe_collect_failure(f.err[0], child, &out);
 		probe_classify(&out, inv->probe_timeout_ms, err);
 		probe_outcome_free(&out);

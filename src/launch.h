@@ -26,12 +26,11 @@ struct launch_spec {
 	const struct invocation *inv;
 	const struct located *bwrap;
 	launch_ready_fn ready;
-	void	*ready_ctx;
-	bool	 has_channels;	/* a status must go out before the command */
+	void *ready_ctx;
+	bool has_channels; /* a status must go out before the command */
 };
 
-int	 launch_sandbox(const struct launch_spec *, int *,
-	    struct sbox_error *);
-int	 launch_print(const struct invocation *, const struct located *);
+int launch_sandbox(const struct launch_spec *, int *, struct sbox_error *);
+int launch_print(const struct invocation *, const struct located *);
 
 #endif

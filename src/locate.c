@@ -60,7 +60,7 @@ bwrap_knows(int fd, const char *option)
 		if (map != MAP_FAILED) {
 			/* With its NUL: a whole string, not a prefix. */
 			found = memmem(map, (size_t)st.st_size, option,
-			    strlen(option) + 1) != NULL;
+				    strlen(option) + 1) != NULL;
 			munmap(map, (size_t)st.st_size);
 		}
 	}
@@ -93,7 +93,7 @@ try_candidate(const char *path, struct located *out, struct sbox_error *err)
 		    "user namespaces only and will not run a privileged bwrap",
 		    path);
 		err->hint = xstrdup("install a bwrap without the setuid bit, "
-		    "or name one with --bwrap");
+				    "or name one with --bwrap");
 		return -1;
 	}
 	out->fd = fd;
@@ -107,7 +107,8 @@ static void
 not_found(struct sbox_error *err, const char *what)
 {
 	sbox_error_set(err, SBOX_BWRAP_NOT_FOUND, "%s", what);
-	err->hint = xstrdup("install bubblewrap (Debian and Ubuntu: "
+	err->hint = xstrdup(
+	    "install bubblewrap (Debian and Ubuntu: "
 	    "apt install bubblewrap; Fedora: dnf install bubblewrap)");
 }
 
@@ -116,8 +117,8 @@ not_found(struct sbox_error *err, const char *what)
  * Otherwise: absolute PATH entries in order, then the bundled copy.
  */
 int
-locate_bwrap(const char *explicit, const char *path_env,
-    struct located *out, struct sbox_error *err)
+locate_bwrap(const char *explicit, const char *path_env, struct located *out,
+    struct sbox_error *err)
 {
 	cleanup_free char *exe = NULL, *copy = NULL;
 	int r;
@@ -130,7 +131,7 @@ locate_bwrap(const char *explicit, const char *path_env,
 			sbox_error_set(err, SBOX_BWRAP_NOT_FOUND,
 			    "%s: not an executable file", explicit);
 			err->hint = xstrdup("check the path given with --bwrap "
-			    "or SBOX_EXEC_BWRAP");
+					    "or SBOX_EXEC_BWRAP");
 		}
 		return r == 0 ? 0 : -1;
 	}
@@ -140,7 +141,7 @@ locate_bwrap(const char *explicit, const char *path_env,
 
 		copy = xstrdup(path_env);
 		for (char *dir = strtok_r(copy, ":", &save); dir != NULL;
-		    dir = strtok_r(NULL, ":", &save)) {
+		     dir = strtok_r(NULL, ":", &save)) {
 			cleanup_free char *cand = NULL;
 
 			if (dir[0] != '/')
@@ -178,7 +179,7 @@ locate_self_check(struct sbox_error *err)
 	if (getauxval(AT_SECURE) != 0 || getuid() != geteuid() ||
 	    getgid() != getegid() ||
 	    (stat("/proc/self/exe", &st) == 0 &&
-	    (st.st_mode & (S_ISUID | S_ISGID)) != 0)) {
+		(st.st_mode & (S_ISUID | S_ISGID)) != 0)) {
 		sbox_error_set(err, SBOX_INVALID_POLICY,
 		    "sbox-exec must not be installed setuid or setgid");
 		return -1;

@@ -9,15 +9,15 @@
 #include "sbox.h"
 
 struct located {
-	int	 fd;		/* O_PATH, close-on-exec: what will be executed */
-	char	*path;		/* as found, for messages and the status */
-	bool	 disable_userns;	/* it knows --disable-userns */
-	bool	 bind_fd;		/* it knows --bind-fd, --ro-bind-fd */
+	int fd;		     /* O_PATH, close-on-exec: what will be executed */
+	char *path;	     /* as found, for messages and the status */
+	bool disable_userns; /* it knows --disable-userns */
+	bool bind_fd;	     /* it knows --bind-fd, --ro-bind-fd */
 };
 
-int	 locate_bwrap(const char *, const char *, struct located *,
-	    struct sbox_error *);
-void	 locate_free(struct located *);
-int	 locate_self_check(struct sbox_error *);
+int locate_bwrap(const char *, const char *, struct located *,
+    struct sbox_error *);
+void locate_free(struct located *);
+int locate_self_check(struct sbox_error *);
 
 #endif

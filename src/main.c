@@ -27,18 +27,20 @@
 
 struct reporter {
 	const struct invocation *inv;
-	int	*sockets;		/* connected, or -1 when unreachable */
+	int *sockets; /* connected, or -1 when unreachable */
 	const struct located *bw;
 	const char *bwrap;
-	bool	 sent;
+	bool sent;
 };
 
 static void
 warn_delivery(const struct invocation *inv, const char *where, int e)
 {
 	if (inv->verbosity >= 0)
-		fprintf(stderr, "sbox-exec: cannot deliver the status to %s: "
-		    "%s\n", where, strerror(e));
+		fprintf(stderr,
+		    "sbox-exec: cannot deliver the status to %s: "
+		    "%s\n",
+		    where, strerror(e));
 }
 
 /* Send one status line on every channel, then close the descriptors. */
@@ -84,10 +86,12 @@ on_ready(void *ctx, pid_t pid)
 {
 	struct reporter *r = ctx;
 	struct status_report sr = {
-		.status = SBOX_SUCCESS, .bwrap = r->bwrap,
+		.status = SBOX_SUCCESS,
+		.bwrap = r->bwrap,
 		.pid = r->inv->mode == MODE_RUN ? pid : 0,
 		.abstract_unix = !r->inv->policy.net ||
-		    landlock_abi() >= LANDLOCK_SCOPE_ABI ? "blocked" :
+			landlock_abi() >= LANDLOCK_SCOPE_ABI ?
+		    "blocked" :
 		    "reachable",
 		.nested_userns = r->bw->disable_userns ? "blocked" : "allowed",
 	};
@@ -99,8 +103,10 @@ static int SBOX_NORETURN
 refuse(struct reporter *r, const struct sbox_error *err)
 {
 	struct status_report sr = {
-		.status = err->status, .bwrap = r->bwrap,
-		.detail = err->detail, .hint = err->hint,
+		.status = err->status,
+		.bwrap = r->bwrap,
+		.detail = err->detail,
+		.hint = err->hint,
 	};
 
 	/* --print reports nothing but on stderr, refusals included. */
@@ -150,6 +156,7 @@ main(int argc, char **argv)
 	/* Before anything touches a file: no privilege of our own. */
 	if (locate_self_check(&err) < 0) {
 		fprintf(stderr, "sbox-exec: %s\n", err.detail);
+		sbox_error_clear(&err);
 		return SBOX_EXIT_REFUSED;
 	}
 
@@ -196,7 +203,10 @@ main(int argc, char **argv)
 	}
 
 	spec = (struct launch_spec){
-		.inv = &inv, .bwrap = &bw, .ready = on_ready, .ready_ctx = &rep,
+		.inv = &inv,
+		.bwrap = &bw,
+		.ready = on_ready,
+		.ready_ctx = &rep,
 		.has_channels = inv.nstatus_fds > 0,
 	};
 	for (size_t i = 0; i < inv.nstatus_sockets; i++)

@@ -96,8 +96,8 @@ policy_add_mount(struct policy *p, enum mount_kind kind, const char *dest,
  * same path, and covers what the user grants above it.
  */
 void
-policy_add_protection(struct policy *p, enum mount_kind kind,
-    const char *dest, const char *src)
+policy_add_protection(struct policy *p, enum mount_kind kind, const char *dest,
+    const char *src)
 {
 	(void)add_mount(p, kind, dest, src, false);
 }
@@ -107,11 +107,13 @@ policy_add_protection(struct policy *p, enum mount_kind kind,
 bool
 policy_user_named(const struct policy *p, const char *path)
 {
-	for (size_t i = 0; i < p->nmounts; i++)
-		if (p->mounts[i].seq >= SEQ_USER &&
-		    strcmp(p->mounts[i].given ? p->mounts[i].given :
-		    p->mounts[i].dest, path) == 0)
+	for (size_t i = 0; i < p->nmounts; i++) {
+		const struct mount *m = &p->mounts[i];
+		const char *named = m->given ? m->given : m->dest;
+
+		if (m->seq >= SEQ_USER && strcmp(named, path) == 0)
 			return true;
+	}
 	return false;
 }
 
@@ -230,8 +232,8 @@ policy_path_visible(const struct policy *p, const char *path)
 		*strrchr(dir, '/') = '\0';
 		target = xasprintf("%s/%s%s", dir[0] ? dir : "", m->src, rest);
 		{
-			cleanup_free char *norm =
-			    util_path_absolute(target, "/");
+			cleanup_free char *norm = util_path_absolute(target,
+			    "/");
 			const struct mount *t = policy_mount_for(p, norm);
 
 			ok = t != NULL && t->kind != MOUNT_SYMLINK &&
@@ -262,7 +264,8 @@ policy_finish(struct policy *p, struct sbox_error *err)
 		sbox_error_set(err, SBOX_INVALID_POLICY,
 		    "working directory %s is not visible inside the sandbox "
 		    "(grant it with --ro or --rw, or choose another with "
-		    "--chdir)", p->chdir);
+		    "--chdir)",
+		    p->chdir);
 		return -1;
 	}
 	return 0;

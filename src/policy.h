@@ -20,25 +20,25 @@ enum fs_mode {
 };
 
 enum mount_kind {
-	MOUNT_ROOT,	/* the host root, read-only (--fs=host) */
-	MOUNT_SYSTEM,	/* a system directory, read-only (--fs=minimal) */
-	MOUNT_SYMLINK,	/* a usrmerge symlink, recreated (--fs=minimal) */
-	MOUNT_DEV,	/* fresh /dev */
-	MOUNT_PROC,	/* fresh /proc */
-	MOUNT_TMP,	/* private empty /tmp */
-	MOUNT_RO,	/* --ro */
-	MOUNT_RW,	/* --rw */
-	MOUNT_HIDE_DIR,	/* --hide of a directory: empty, read-only */
-	MOUNT_HIDE_FILE,	/* --hide of anything else: empty file */
+	MOUNT_ROOT,	 /* the host root, read-only (--fs=host) */
+	MOUNT_SYSTEM,	 /* a system directory, read-only (--fs=minimal) */
+	MOUNT_SYMLINK,	 /* a usrmerge symlink, recreated (--fs=minimal) */
+	MOUNT_DEV,	 /* fresh /dev */
+	MOUNT_PROC,	 /* fresh /proc */
+	MOUNT_TMP,	 /* private empty /tmp */
+	MOUNT_RO,	 /* --ro */
+	MOUNT_RW,	 /* --rw */
+	MOUNT_HIDE_DIR,	 /* --hide of a directory: empty, read-only */
+	MOUNT_HIDE_FILE, /* --hide of anything else: empty file */
 };
 
 struct mount {
 	enum mount_kind kind;
-	char	*dest;		/* absolute, normalised: where the sandbox sees it */
-	char	*src;		/* host path, symlinks resolved (or link target) */
-	size_t	 seq;		/* order given, to break ties between equals */
-	bool	 protection;	/* a host-protection default, not asked for */
-	char	*given;		/* as the user wrote it, when a link led away */
+	char *dest;	 /* absolute, normalised: where the sandbox sees it */
+	char *src;	 /* host path, symlinks resolved (or link target) */
+	size_t seq;	 /* order given, to break ties between equals */
+	bool protection; /* a host-protection default, not asked for */
+	char *given;	 /* as the user wrote it, when a link led away */
 };
 
 enum env_kind {
@@ -49,38 +49,37 @@ enum env_kind {
 
 struct envop {
 	enum env_kind kind;
-	char	*name;
-	char	*value;
+	char *name;
+	char *value;
 };
 
 struct policy {
 	enum fs_mode fs;
-	bool	 net;
-	bool	 tty;		/* keep the controlling terminal */
-	char	*cwd;		/* working directory of sbox-exec */
-	char	*chdir;		/* working directory inside, absolute */
+	bool net;
+	bool tty;    /* keep the controlling terminal */
+	char *cwd;   /* working directory of sbox-exec */
+	char *chdir; /* working directory inside, absolute */
 	struct mount *mounts;
-	size_t	 nmounts;
+	size_t nmounts;
 	struct envop *env;
-	size_t	 nenv;
-	int	*keep_fds;
-	size_t	 nkeep;
+	size_t nenv;
+	int *keep_fds;
+	size_t nkeep;
 };
 
-void	 policy_init(struct policy *, const char *);
-void	 policy_free(struct policy *);
-struct mount *policy_add_mount(struct policy *, enum mount_kind,
-	    const char *, const char *);
-void	 policy_add_protection(struct policy *, enum mount_kind,
-	    const char *, const char *);
-bool	 policy_user_named(const struct policy *, const char *);
-void	 policy_add_env(struct policy *, enum env_kind, const char *,
-	    const char *);
-void	 policy_add_keep_fd(struct policy *, int);
-bool	 policy_keeps_fd(const struct policy *, int);
-int	 policy_finish(struct policy *, struct sbox_error *);
+void policy_init(struct policy *, const char *);
+void policy_free(struct policy *);
+struct mount *policy_add_mount(struct policy *, enum mount_kind, const char *,
+    const char *);
+void policy_add_protection(struct policy *, enum mount_kind, const char *,
+    const char *);
+bool policy_user_named(const struct policy *, const char *);
+void policy_add_env(struct policy *, enum env_kind, const char *, const char *);
+void policy_add_keep_fd(struct policy *, int);
+bool policy_keeps_fd(const struct policy *, int);
+int policy_finish(struct policy *, struct sbox_error *);
 const struct mount *policy_mount_for(const struct policy *, const char *);
-bool	 policy_path_visible(const struct policy *, const char *);
-bool	 policy_mount_from_host(enum mount_kind);
+bool policy_path_visible(const struct policy *, const char *);
+bool policy_mount_from_host(enum mount_kind);
 
 #endif

@@ -60,8 +60,10 @@ read_ready(int ctrl, pid_t *pid)
 	char byte = 0;
 	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
 	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = u.buf,
+		.msg_controllen = sizeof(u.buf),
 	};
 	ssize_t n;
 
@@ -72,7 +74,7 @@ read_ready(int ctrl, pid_t *pid)
 		return -1;
 	*pid = 0;
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c != NULL;
-	    c = CMSG_NXTHDR(&msg, c))
+	     c = CMSG_NXTHDR(&msg, c))
 		if (c->cmsg_level == SOL_SOCKET &&
 		    c->cmsg_type == SCM_CREDENTIALS) {
 			struct ucred cred;
@@ -161,8 +163,8 @@ probe_collect_failure(int err, pid_t child, struct probe_outcome *out)
 }
 
 #define HINT_ENOSPC                                                            \
-	"user namespaces are disabled or used up here "                      \
-	"(user.max_user_namespaces is 0 or reached); raise it, e.g. "        \
+	"user namespaces are disabled or used up here "                        \
+	"(user.max_user_namespaces is 0 or reached); raise it, e.g. "          \
 	"sysctl -w user.max_user_namespaces=15000"
 
 /* Turn bwrap's words into a detail, and a hint where one is known. */
@@ -175,28 +177,28 @@ probe_classify(const struct probe_outcome *o, long timeout_ms,
 		const char *hint;
 	} hints[] = {
 		{ "setting up uid map: Permission denied",
-		  "unprivileged user namespaces are restricted, most likely by "
-		  "AppArmor (Ubuntu 23.10 and later: "
-		  "kernel.apparmor_restrict_unprivileged_userns=1); install an "
-		  "AppArmor profile that allows bwrap to create user namespaces, "
-		  "or set that sysctl to 0" },
+		    "unprivileged user namespaces are restricted, most likely by "
+		    "AppArmor (Ubuntu 23.10 and later: "
+		    "kernel.apparmor_restrict_unprivileged_userns=1); install an "
+		    "AppArmor profile that allows bwrap to create user namespaces, "
+		    "or set that sysctl to 0" },
 		{ "No space left on device", HINT_ENOSPC },
 		{ "ENOSPC", HINT_ENOSPC },
 		{ "RTM_NEWADDR",
-		  "the loopback interface of the new network namespace could "
-		  "not be configured, usually because an outer container or "
-		  "seccomp policy forbids it; run where network namespaces "
-		  "are allowed, or use --net" },
+		    "the loopback interface of the new network namespace could "
+		    "not be configured, usually because an outer container or "
+		    "seccomp policy forbids it; run where network namespaces "
+		    "are allowed, or use --net" },
 		{ "Operation not permitted",
-		  "unprivileged user namespaces are not allowed here (on Debian "
-		  "kernels: sysctl -w kernel.unprivileged_userns_clone=1; in a "
-		  "container: allow unshare/clone of user namespaces)" },
+		    "unprivileged user namespaces are not allowed here (on Debian "
+		    "kernels: sysctl -w kernel.unprivileged_userns_clone=1; in a "
+		    "container: allow unshare/clone of user namespaces)" },
 		{ "No permissions to create",
-		  "unprivileged user namespaces are not allowed here (on Debian "
-		  "kernels: sysctl -w kernel.unprivileged_userns_clone=1)" },
+		    "unprivileged user namespaces are not allowed here (on Debian "
+		    "kernels: sysctl -w kernel.unprivileged_userns_clone=1)" },
 		{ "Can't ",
-		  "a path the policy names could not be set up inside the "
-		  "sandbox; check that it exists and is reachable" },
+		    "a path the policy names could not be set up inside the "
+		    "sandbox; check that it exists and is reachable" },
 	};
 	cleanup_buf struct buf text = { 0 };
 	const char *s = o->bwrap_stderr ? o->bwrap_stderr : "";
@@ -219,14 +221,13 @@ probe_classify(const struct probe_outcome *o, long timeout_ms,
 	if (o->timed_out)
 		sbox_error_set(err, SBOX_PROBE_FAILED,
 		    "the sandbox was not ready within %ld.%03ld s%s%s",
-		    timeout_ms / 1000, timeout_ms % 1000,
-		    text.len ? ": " : "", text.len ? text.s : "");
+		    timeout_ms / 1000, timeout_ms % 1000, text.len ? ": " : "",
+		    text.len ? text.s : "");
 	else if (text.len > 0)
 		sbox_error_set(err, SBOX_PROBE_FAILED, "%s", text.s);
 	else if (o->reaped && WIFSIGNALED(o->wait_status))
 		sbox_error_set(err, SBOX_PROBE_FAILED,
-		    "bwrap was killed by signal %d",
-		    WTERMSIG(o->wait_status));
+		    "bwrap was killed by signal %d", WTERMSIG(o->wait_status));
 	else if (o->reaped && WIFEXITED(o->wait_status))
 		sbox_error_set(err, SBOX_PROBE_FAILED,
 		    "bwrap exited with status %d before the sandbox was ready",
@@ -239,7 +240,7 @@ probe_classify(const struct probe_outcome *o, long timeout_ms,
 	err->hint = NULL;
 	if (o->timed_out) {
 		err->hint = xstrdup("the machine may be overloaded; allow more "
-		    "time with --probe-timeout");
+				    "time with --probe-timeout");
 		return;
 	}
 	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]); i++)

@@ -14,18 +14,17 @@
 #include "sbox.h"
 
 struct probe_outcome {
-	bool	 ready;		/* the sandbox ran our stage two */
-	bool	 timed_out;
-	pid_t	 cmd_pid;	/* stage two's pid, as we see it */
-	int	 wait_status;	/* bwrap's, when it ended */
-	bool	 reaped;
-	char	*bwrap_stderr;
+	bool ready; /* the sandbox ran our stage two */
+	bool timed_out;
+	pid_t cmd_pid;	 /* stage two's pid, as we see it */
+	int wait_status; /* bwrap's, when it ended */
+	bool reaped;
+	char *bwrap_stderr;
 };
 
-int	 probe_wait_ready(int, int, pid_t, long, struct probe_outcome *);
-void	 probe_collect_failure(int, pid_t, struct probe_outcome *);
-void	 probe_classify(const struct probe_outcome *, long,
-	    struct sbox_error *);
-void	 probe_outcome_free(struct probe_outcome *);
+int probe_wait_ready(int, int, pid_t, long, struct probe_outcome *);
+void probe_collect_failure(int, pid_t, struct probe_outcome *);
+void probe_classify(const struct probe_outcome *, long, struct sbox_error *);
+void probe_outcome_free(struct probe_outcome *);
 
 #endif

@@ -24,26 +24,23 @@
  * connectable, so these are hidden, not made read-only.
  */
 static const char *const run_services[] = {
-	"dbus",			/* the D-Bus system bus */
-	"docker.sock",		/* docker: root on the host */
-	"docker",
-	"containerd",
-	"podman",
-	"crio",
-	"libvirt",
-	"snapd.socket",
+	"dbus",	       /* the D-Bus system bus */
+	"docker.sock", /* docker: root on the host */
+	"docker", "containerd", "podman", "crio", "libvirt", "snapd.socket",
 	"snapd-snap.socket",
-	"systemd",		/* systemd's private and notify sockets */
-	"lxd", "incus",		/* system containers: root on the host */
+	"systemd",	/* systemd's private and notify sockets */
+	"lxd", "incus", /* system containers: root on the host */
 	"k3s", "cri-dockerd.sock", "buildkit",
-	"screen",		/* attaching a screen session runs as the user */
-	"sudo",			/* sudo's timestamps */
-	"postgresql", "mysqld", "redis",	/* peer authentication as the user */
+	"screen", /* attaching a screen session runs as the user */
+	"sudo",	  /* sudo's timestamps */
+	"postgresql", "mysqld", "redis", /* peer authentication as the user */
 };
 
 /* Engines whose sockets live elsewhere than /run. */
 static const char *const var_services[] = {
-	"/var/lib/lxd", "/var/snap/lxd/common/lxd", "/var/lib/incus",
+	"/var/lib/lxd",
+	"/var/snap/lxd/common/lxd",
+	"/var/lib/incus",
 };
 
 /* Kept visible under a hidden /run/systemd: name resolution needs it. */
@@ -53,17 +50,27 @@ static const char *const run_keep[] = {
 
 /* Credential stores below the home directory. */
 static const char *const home_secrets[] = {
-	".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube",
-	".docker", ".netrc", ".git-credentials", ".password-store",
-	".local/share/keyrings", ".mozilla", ".config/google-chrome",
+	".ssh",
+	".gnupg",
+	".aws",
+	".azure",
+	".config/gcloud",
+	".kube",
+	".docker",
+	".netrc",
+	".git-credentials",
+	".password-store",
+	".local/share/keyrings",
+	".mozilla",
+	".config/google-chrome",
 	".config/chromium",
 };
 
 enum want {
-	WANT_HIDE,	/* masked: an empty directory or file */
-	WANT_READONLY,	/* read-only where the user made it writable */
-	WANT_KEEP,	/* shown read-only below a masked directory */
-	WANT_PIN,	/* bound onto itself, so it cannot be renamed */
+	WANT_HIDE,     /* masked: an empty directory or file */
+	WANT_READONLY, /* read-only where the user made it writable */
+	WANT_KEEP,     /* shown read-only below a masked directory */
+	WANT_PIN,      /* bound onto itself, so it cannot be renamed */
 };
 
 /* Submodules of submodules, and no deeper. */
@@ -71,12 +78,12 @@ enum want {
 
 struct candidate {
 	enum want want;
-	char	*path;
+	char *path;
 };
 
 struct plan {
 	struct candidate *v;
-	size_t	 n;
+	size_t n;
 };
 
 static void
@@ -99,9 +106,9 @@ static void
 plan_run_dir(struct plan *pl, const char *run)
 {
 	for (size_t i = 0; i < sizeof(run_services) / sizeof(*run_services);
-	    i++)
-		plan_add(pl, WANT_HIDE, xasprintf("%s/%s", run,
-		    run_services[i]));
+	     i++)
+		plan_add(pl, WANT_HIDE,
+		    xasprintf("%s/%s", run, run_services[i]));
 	for (size_t i = 0; i < sizeof(run_keep) / sizeof(*run_keep); i++)
 		plan_add(pl, WANT_KEEP, xasprintf("%s/%s", run, run_keep[i]));
 }
@@ -140,18 +147,22 @@ static void
 plan_git_dir(struct plan *pl, const char *dir, int depth)
 {
 	static const char *const entries[] = {
-		"hooks", "config", "config.worktree", "commondir", "gitdir",
+		"hooks",
+		"config",
+		"config.worktree",
+		"commondir",
+		"gitdir",
 	};
 	static const char *const nested[] = { "modules", "worktrees" };
 	cleanup_free char *common_file = xasprintf("%s/commondir", dir);
 	cleanup_free char *common = git_pointer(common_file, dir);
 
 	for (size_t i = 0; i < sizeof(entries) / sizeof(*entries); i++) {
-		plan_add(pl, WANT_READONLY, xasprintf("%s/%s", dir,
-		    entries[i]));
+		plan_add(pl, WANT_READONLY,
+		    xasprintf("%s/%s", dir, entries[i]));
 		if (common != NULL && i < 2)
-			plan_add(pl, WANT_READONLY, xasprintf("%s/%s", common,
-			    entries[i]));
+			plan_add(pl, WANT_READONLY,
+			    xasprintf("%s/%s", common, entries[i]));
 	}
 	if (depth == 0)
 		return;
@@ -184,12 +195,12 @@ plan_defaults(struct plan *pl, const struct policy *p,
 	if (env->runtime_dir != NULL && env->runtime_dir[0] == '/')
 		plan_add(pl, WANT_HIDE,
 		    util_path_absolute(env->runtime_dir, "/"));
-	plan_add(pl, WANT_HIDE, xasprintf("/run/user/%lu",
-	    (unsigned long)env->uid));
+	plan_add(pl, WANT_HIDE,
+	    xasprintf("/run/user/%lu", (unsigned long)env->uid));
 
 	plan_run_dir(pl, "/run");
 	for (size_t i = 0; i < sizeof(var_services) / sizeof(*var_services);
-	    i++)
+	     i++)
 		plan_add(pl, WANT_HIDE, xstrdup(var_services[i]));
 	/* Where /var/run is a directory of its own, not a link to /run. */
 	if (lstat("/var/run", &st) == 0 && S_ISDIR(st.st_mode))
@@ -205,16 +216,17 @@ plan_defaults(struct plan *pl, const struct policy *p,
 		if (home == NULL)
 			continue;
 		for (size_t i = 0;
-		    i < sizeof(home_secrets) / sizeof(*home_secrets); i++)
-			plan_add(pl, WANT_HIDE, xasprintf("%s/%s",
-			    strcmp(home, "/") ? home : "", home_secrets[i]));
+		     i < sizeof(home_secrets) / sizeof(*home_secrets); i++)
+			plan_add(pl, WANT_HIDE,
+			    xasprintf("%s/%s", strcmp(home, "/") ? home : "",
+				home_secrets[i]));
 	}
 
 	/* The status socket: the command must not be able to forge one. */
 	for (size_t i = 0; i < env->nstatus_sockets; i++)
 		if (env->status_sockets[i][0] != '@')
-			plan_add(pl, WANT_HIDE, realpath(env->status_sockets[i],
-			    NULL));
+			plan_add(pl, WANT_HIDE,
+			    realpath(env->status_sockets[i], NULL));
 
 	/* Hooks and config of a repository at the top of a writable dir. */
 	for (size_t i = 0; i < p->nmounts; i++) {
@@ -260,14 +272,14 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 		const struct mount *m = policy_mount_for(p, c->path);
 		struct stat st;
 
-		kind[i] = MOUNT_ROOT;	/* not taken */
+		kind[i] = MOUNT_ROOT; /* not taken */
 		if (stat(c->path, &st) < 0 || policy_user_named(p, c->path) ||
 		    m == NULL || !policy_mount_from_host(m->kind))
 			continue;
 		switch (c->want) {
 		case WANT_HIDE:
 			kind[i] = S_ISDIR(st.st_mode) ? MOUNT_HIDE_DIR :
-			    MOUNT_HIDE_FILE;
+							MOUNT_HIDE_FILE;
 			break;
 		case WANT_READONLY:
 			if (m->kind == MOUNT_RW)
@@ -298,8 +310,8 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 				sbox_error_set(err, SBOX_INVALID_POLICY,
 				    "%s leads through a symlink to %s, inside "
 				    "the protected %s; name %s itself to grant "
-				    "it", u->given, u->dest, pl.v[i].path,
-				    u->dest);
+				    "it",
+				    u->given, u->dest, pl.v[i].path, u->dest);
 				break;
 			}
 		}
@@ -308,11 +320,12 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 		if (kind[i] != MOUNT_ROOT) {
 			bool bind = kind[i] == MOUNT_RO || kind[i] == MOUNT_RW;
 			cleanup_free char *src = bind ?
-			    realpath(pl.v[i].path, NULL) : NULL;
+			    realpath(pl.v[i].path, NULL) :
+			    NULL;
 
 			if (!bind || src != NULL)
-				policy_add_protection(p, kind[i],
-				    pl.v[i].path, src);
+				policy_add_protection(p, kind[i], pl.v[i].path,
+				    src);
 		}
 		free(pl.v[i].path);
 	}

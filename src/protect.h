@@ -11,14 +11,14 @@
 #include "policy.h"
 
 struct protect_env {
-	const char *homes[2];		/* $HOME and the passwd entry's */
-	const char *runtime_dir;	/* $XDG_RUNTIME_DIR, or NULL */
-	uid_t	 uid;
-	char	**status_sockets;	/* pathname ones are masked too */
-	size_t	 nstatus_sockets;
+	const char *homes[2];	 /* $HOME and the passwd entry's */
+	const char *runtime_dir; /* $XDG_RUNTIME_DIR, or NULL */
+	uid_t uid;
+	char **status_sockets; /* pathname ones are masked too */
+	size_t nstatus_sockets;
 };
 
-int	 protect_add_defaults(struct policy *, const struct protect_env *,
-	    struct sbox_error *);
+int protect_add_defaults(struct policy *, const struct protect_env *,
+    struct sbox_error *);
 
 #endif

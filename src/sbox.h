@@ -17,22 +17,22 @@ enum sbox_status {
 
 /* Exit codes, as env(1) and timeout(1) use them. */
 enum {
-	SBOX_EXIT_REFUSED = 125,	/* any status but success; usage */
-	SBOX_EXIT_CANNOT_EXEC = 126,	/* command found, not executable */
-	SBOX_EXIT_NOT_FOUND = 127,	/* command not found */
-	SBOX_EXIT_SIGNAL_BASE = 128,	/* killed by signal N: 128 + N */
+	SBOX_EXIT_REFUSED = 125,     /* any status but success; usage */
+	SBOX_EXIT_CANNOT_EXEC = 126, /* command found, not executable */
+	SBOX_EXIT_NOT_FOUND = 127,   /* command not found */
+	SBOX_EXIT_SIGNAL_BASE = 128, /* killed by signal N: 128 + N */
 };
 
 /* A refusal: which status, why, and what to do about it (may be NULL). */
 struct sbox_error {
 	enum sbox_status status;
-	char	*detail;
-	char	*hint;
+	char *detail;
+	char *hint;
 };
 
-const char	*sbox_status_name(enum sbox_status);
-void		 sbox_error_set(struct sbox_error *, enum sbox_status,
-		    const char *, ...) __attribute__((format(printf, 3, 4)));
-void		 sbox_error_clear(struct sbox_error *);
+const char *sbox_status_name(enum sbox_status);
+void sbox_error_set(struct sbox_error *, enum sbox_status, const char *, ...)
+    __attribute__((format(printf, 3, 4)));
+void sbox_error_clear(struct sbox_error *);
 
 #endif

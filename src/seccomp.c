@@ -47,10 +47,11 @@
 #define SYS_openat2 437
 #endif
 
-#define ARG_LO(n) (offsetof(struct seccomp_data, args) + 8 * (n) +           \
-	(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? 4 : 0))
+#define ARG_LO(n)                                                              \
+	(offsetof(struct seccomp_data, args) + 8 * (n) +                       \
+	    (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? 4 : 0))
 #define RET(v) BPF_STMT(BPF_RET | BPF_K, (v))
-#define DENY(e) RET(SECCOMP_RET_ERRNO | ((e) & SECCOMP_RET_DATA))
+#define DENY(e) RET(SECCOMP_RET_ERRNO | ((e)&SECCOMP_RET_DATA))
 
 bool
 seccomp_supported(void)
@@ -65,7 +66,7 @@ seccomp_supported(void)
 #ifdef NATIVE_ARCH
 /* A system call whose argument ARG is a mode to check for 06000. */
 struct mode_rule {
-	long	 nr;
+	long nr;
 	unsigned int arg;
 };
 
@@ -90,9 +91,13 @@ static const struct mode_rule mode_rules[] = {
 };
 
 static const long denied[] = {
-	SYS_add_key, SYS_request_key, SYS_keyctl,
+	SYS_add_key,
+	SYS_request_key,
+	SYS_keyctl,
 	/* io_uring opens and chmods files where this filter cannot look. */
-	SYS_io_uring_setup, SYS_io_uring_enter, SYS_io_uring_register,
+	SYS_io_uring_setup,
+	SYS_io_uring_enter,
+	SYS_io_uring_register,
 };
 #endif
 
@@ -127,8 +132,8 @@ seccomp_build(struct sock_filter *out, size_t max)
 		    (unsigned int)mode_rules[i].nr, 0, 4));
 		EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 		    ARG_LO(mode_rules[i].arg)));
-		EMIT(BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, S_ISUID | S_ISGID,
-		    0, 1));
+		EMIT(BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, S_ISUID | S_ISGID, 0,
+		    1));
 		EMIT(DENY(EPERM));
 		EMIT(RET(SECCOMP_RET_ALLOW));
 	}
@@ -138,7 +143,7 @@ seccomp_build(struct sock_filter *out, size_t max)
 		EMIT(DENY(EPERM));
 	}
 	EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat2, 0, 1));
-	EMIT(DENY(ENOSYS));	/* its mode hides in a struct: callers fall back */
+	EMIT(DENY(ENOSYS)); /* its mode hides in a struct: callers fall back */
 	EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ioctl, 0, 5));
 	EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(1)));
 	EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TIOCSTI, 2, 0));

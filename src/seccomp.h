@@ -11,8 +11,8 @@
 
 struct sock_filter;
 
-bool	 seccomp_supported(void);
-size_t	 seccomp_build(struct sock_filter *, size_t);
-int	 seccomp_install(void);
+bool seccomp_supported(void);
+size_t seccomp_build(struct sock_filter *, size_t);
+int seccomp_install(void);
 
 #endif

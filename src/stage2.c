@@ -49,8 +49,8 @@ stage2_userns_id(void)
 {
 	struct stat st;
 
-	return stat("/proc/self/ns/user", &st) == 0 ?
-	    (unsigned long)st.st_ino : 0;
+	return stat("/proc/self/ns/user", &st) == 0 ? (unsigned long)st.st_ino :
+						      0;
 }
 
 static int
@@ -178,7 +178,7 @@ exec_command(char **argv)
 			if (n > 0 && (size_t)n < sizeof(cand)) {
 				execvp(cand, argv);
 				if (errno == EACCES && stat(cand, &st) < 0)
-					;	/* an unsearchable directory */
+					; /* an unsearchable directory */
 				else if (errno != ENOENT && errno != ENOTDIR &&
 				    errno != ELOOP && errno != ENAMETOOLONG &&
 				    found_errno == 0)
@@ -204,7 +204,7 @@ stage2_main(int argc, char **argv)
 
 	/* Between MODE and "--": the writable paths, all absolute. */
 	for (dashdash = 7; dashdash < argc && argv[dashdash][0] == '/';
-	    dashdash++)
+	     dashdash++)
 		;
 	if (dashdash >= argc || strcmp(argv[dashdash], "--") != 0 ||
 	    (dashdash + 1 >= argc && strncmp(argv[6], "check", 5) != 0) ||
@@ -213,8 +213,10 @@ stage2_main(int argc, char **argv)
 	    parse_keep(argv[5], keep, MAX_KEEP, &nkeep) < 0 ||
 	    strtoul(argv[2], NULL, 10) == stage2_userns_id() ||
 	    !peer_outside(ctrl)) {
-		fprintf(stderr, "sbox-exec: %s is for sbox-exec's own use, "
-		    "inside the sandbox it creates\n", STAGE2_FLAG);
+		fprintf(stderr,
+		    "sbox-exec: %s is for sbox-exec's own use, "
+		    "inside the sandbox it creates\n",
+		    STAGE2_FLAG);
 		return SBOX_EXIT_REFUSED;
 	}
 
@@ -225,9 +227,8 @@ stage2_main(int argc, char **argv)
 
 	/* The launcher promised these in the status; fail closed. */
 	if (landlock_confine(argv + 7, (size_t)(dashdash - 7), out_fds,
-	    nkeep + 2) < 0) {
-		fprintf(stderr, "cannot apply Landlock: %s\n",
-		    strerror(errno));
+		nkeep + 2) < 0) {
+		fprintf(stderr, "cannot apply Landlock: %s\n", strerror(errno));
 		return SBOX_EXIT_REFUSED;
 	}
 	if (seccomp_supported() && seccomp_install() < 0) {

@@ -14,10 +14,10 @@
 
 #define STAGE2_FLAG "--sbox-stage2"
 
-bool		 stage2_is_invocation(int, char **);
-int		 stage2_main(int, char **);
-unsigned long	 stage2_userns_id(void);
-void		 fd_sort(int *, size_t);
-void		 fd_close_except(const int *, size_t);
+bool stage2_is_invocation(int, char **);
+int stage2_main(int, char **);
+unsigned long stage2_userns_id(void);
+void fd_sort(int *, size_t);
+void fd_close_except(const int *, size_t);
 
 #endif

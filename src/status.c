@@ -43,8 +43,8 @@ sbox_status_name(enum sbox_status s)
 }
 
 void
-sbox_error_set(struct sbox_error *err, enum sbox_status status,
-    const char *fmt, ...)
+sbox_error_set(struct sbox_error *err, enum sbox_status status, const char *fmt,
+    ...)
 {
 	va_list ap;
 	char *s;
@@ -111,10 +111,10 @@ json_string(struct buf *out, const char *s, size_t cap)
 				out->len--;
 				while (out->len > start + 1 &&
 				    ((unsigned char)out->s[out->len] & 0xc0) ==
-				    0x80)
+					0x80)
 					out->len--;
 			}
-			buf_adds(out, "\xe2\x80\xa6");	/* U+2026 */
+			buf_adds(out, "\xe2\x80\xa6"); /* U+2026 */
 			break;
 		}
 	}
@@ -181,7 +181,8 @@ status_render(const struct status_report *r)
 		}
 		free(line);
 		cap[longest] = flen[longest] > len - STATUS_MAX + 8 ?
-		    flen[longest] - (len - STATUS_MAX) - 8 : 8;
+		    flen[longest] - (len - STATUS_MAX) - 8 :
+		    8;
 	}
 }
 
@@ -209,7 +210,8 @@ status_socket_open(const char *addr, int *fdp, struct sbox_error *err)
 	if (len > sizeof(sun.sun_path) - 1) {
 		sbox_error_set(err, SBOX_INVALID_POLICY,
 		    "--status-socket: socket name is %zu bytes, at most %zu "
-		    "fit", len, sizeof(sun.sun_path) - 1);
+		    "fit",
+		    len, sizeof(sun.sun_path) - 1);
 		return -1;
 	}
 	memcpy(sun.sun_path + (abstract ? 1 : 0), name, len);
@@ -236,16 +238,21 @@ int
 status_send_socket(int fd, const char *line)
 {
 	struct ucred cred = {
-		.pid = getpid(), .uid = getuid(), .gid = getgid(),
+		.pid = getpid(),
+		.uid = getuid(),
+		.gid = getgid(),
 	};
 	union {
 		char buf[CMSG_SPACE(sizeof(struct ucred))];
 		struct cmsghdr align;
 	} u;
-	struct iovec iov = { .iov_base = (void *)line, .iov_len = strlen(line) };
+	struct iovec iov = { .iov_base = (void *)line,
+		.iov_len = strlen(line) };
 	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = u.buf,
+		.msg_controllen = sizeof(u.buf),
 	};
 	struct cmsghdr *cmsg;
 	ssize_t n;
@@ -310,8 +317,8 @@ status_write_fd(int fd, const char *line)
 		if (r < 0)
 			return -1;
 		n = sock ? send(fd, line + off, len - off,
-		    MSG_DONTWAIT | MSG_NOSIGNAL) : write(fd, line + off,
-		    len - off);
+			       MSG_DONTWAIT | MSG_NOSIGNAL) :
+			   write(fd, line + off, len - off);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n <= 0)

@@ -13,22 +13,22 @@
 
 #include "sbox.h"
 
-#define STATUS_MAX 4096		/* bytes, newline included */
-#define STATUS_WAIT_MS 2000	/* a channel with no room is given up */
+#define STATUS_MAX 4096	    /* bytes, newline included */
+#define STATUS_WAIT_MS 2000 /* a channel with no room is given up */
 
 struct status_report {
 	enum sbox_status status;
-	const char *bwrap;	/* NULL when none was found */
-	pid_t	 pid;		/* success only */
+	const char *bwrap; /* NULL when none was found */
+	pid_t pid;	   /* success only */
 	const char *detail;
 	const char *hint;
-	const char *abstract_unix;	/* "blocked"/"reachable", or NULL */
-	const char *nested_userns;	/* "blocked"/"allowed", or NULL */
+	const char *abstract_unix; /* "blocked"/"reachable", or NULL */
+	const char *nested_userns; /* "blocked"/"allowed", or NULL */
 };
 
-char	*status_render(const struct status_report *);
-int	 status_socket_open(const char *, int *, struct sbox_error *);
-int	 status_send_socket(int, const char *);
-int	 status_write_fd(int, const char *);
+char *status_render(const struct status_report *);
+int status_socket_open(const char *, int *, struct sbox_error *);
+int status_send_socket(int, const char *);
+int status_write_fd(int, const char *);
 
 #endif

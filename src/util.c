@@ -313,8 +313,9 @@ util_parse_fd(const char *s, int *fd)
 void
 util_shell_quote(struct buf *b, const char *s)
 {
-	const char *safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "0123456789@%+=:,./-_";
+	const char
+	    *safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789@%+=:,./-_";
 
 	if (*s != '\0' && strspn(s, safe) == strlen(s)) {
 		buf_adds(b, s);
@@ -340,11 +341,17 @@ utf8_seq_len(const unsigned char *p, size_t n)
 	if (p[0] < 0x80)
 		return 1;
 	if ((p[0] & 0xe0) == 0xc0) {
-		len = 2; cp = p[0] & 0x1f; min = 0x80;
+		len = 2;
+		cp = p[0] & 0x1f;
+		min = 0x80;
 	} else if ((p[0] & 0xf0) == 0xe0) {
-		len = 3; cp = p[0] & 0x0f; min = 0x800;
+		len = 3;
+		cp = p[0] & 0x0f;
+		min = 0x800;
 	} else if ((p[0] & 0xf8) == 0xf0) {
-		len = 4; cp = p[0] & 0x07; min = 0x10000;
+		len = 4;
+		cp = p[0] & 0x07;
+		min = 0x10000;
 	} else
 		return 0;
 	if (len > n)

@@ -19,57 +19,57 @@
 #define SBOX_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #define SBOX_NORETURN __attribute__((noreturn))
 
-void	 util_freep(void *);
-void	 util_closep(int *);
+void util_freep(void *);
+void util_closep(int *);
 
 /* Hand over ownership: returns *pp and leaves NULL (or -1) behind. */
-#define steal_pointer(pp)                                                    \
-	({                                                                   \
-		__typeof__(*(pp)) steal_tmp__ = *(pp);                       \
-		*(pp) = NULL;                                                \
-		steal_tmp__;                                                 \
+#define steal_pointer(pp)                                                      \
+	({                                                                     \
+		__typeof__(*(pp)) steal_tmp__ = *(pp);                         \
+		*(pp) = NULL;                                                  \
+		steal_tmp__;                                                   \
 	})
-int	 steal_fd(int *);
+int steal_fd(int *);
 
-void	*xmalloc(size_t);
-void	*xcalloc(size_t, size_t);
-void	*xreallocarray(void *, size_t, size_t);
-char	*xstrdup(const char *);
-char	*xstrndup(const char *, size_t);
-char	*xasprintf(const char *, ...) SBOX_PRINTF(1, 2);
+void *xmalloc(size_t);
+void *xcalloc(size_t, size_t);
+void *xreallocarray(void *, size_t, size_t);
+char *xstrdup(const char *);
+char *xstrndup(const char *, size_t);
+char *xasprintf(const char *, ...) SBOX_PRINTF(1, 2);
 
 /* A NULL-terminated vector of owned strings. */
 struct strv {
-	char	**v;
-	size_t	  n;
-	size_t	  cap;
+	char **v;
+	size_t n;
+	size_t cap;
 };
 
-void	 strv_add(struct strv *, const char *);
-void	 strv_take(struct strv *, char *);
-void	 strv_addf(struct strv *, const char *, ...) SBOX_PRINTF(2, 3);
-void	 strv_clear(struct strv *);
+void strv_add(struct strv *, const char *);
+void strv_take(struct strv *, char *);
+void strv_addf(struct strv *, const char *, ...) SBOX_PRINTF(2, 3);
+void strv_clear(struct strv *);
 
 /* A growable byte buffer, always NUL-terminated. */
 struct buf {
-	char	*s;
-	size_t	 len;
-	size_t	 cap;
+	char *s;
+	size_t len;
+	size_t cap;
 };
 
-void	 buf_add(struct buf *, const void *, size_t);
-void	 buf_adds(struct buf *, const char *);
-void	 buf_addc(struct buf *, char);
-void	 buf_addf(struct buf *, const char *, ...) SBOX_PRINTF(2, 3);
-void	 buf_clear(struct buf *);
-char	*buf_steal(struct buf *);
+void buf_add(struct buf *, const void *, size_t);
+void buf_adds(struct buf *, const char *);
+void buf_addc(struct buf *, char);
+void buf_addf(struct buf *, const char *, ...) SBOX_PRINTF(2, 3);
+void buf_clear(struct buf *);
+char *buf_steal(struct buf *);
 
-char	*util_path_absolute(const char *, const char *);
-size_t	 util_path_depth(const char *);
-bool	 util_path_within(const char *, const char *);
-int	 util_parse_fd(const char *, int *);
-void	 util_shell_quote(struct buf *, const char *);
-void	 util_utf8_sanitize(struct buf *, const char *, size_t);
-char	*util_exe_dir(void);
+char *util_path_absolute(const char *, const char *);
+size_t util_path_depth(const char *);
+bool util_path_within(const char *, const char *);
+int util_parse_fd(const char *, int *);
+void util_shell_quote(struct buf *, const char *);
+void util_utf8_sanitize(struct buf *, const char *, size_t);
+char *util_exe_dir(void);
 
 #endif

@@ -25,8 +25,10 @@ test_host(void)
 	struct strv sv = { 0 };
 	char *cmd[] = { "make", "-j2", NULL };
 	int empty[] = { 9 };
-	struct bwargv_input in = { .bwrap = "/usr/bin/bwrap", .command = cmd,
-	    .empty_fds = empty, .nempty = 1 };
+	struct bwargv_input in = { .bwrap = "/usr/bin/bwrap",
+		.command = cmd,
+		.empty_fds = empty,
+		.nempty = 1 };
 	char *s;
 
 	policy_init(&p, "/w");

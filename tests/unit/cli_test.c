@@ -5,7 +5,7 @@
 #include "cli.h"
 #include "tap.h"
 
-#define ARGV(...) ((char *[]){ "sbox-exec", __VA_ARGS__ __VA_OPT__(,) NULL })
+#define ARGV(...) ((char *[]){ "sbox-exec", __VA_ARGS__ __VA_OPT__(, ) NULL })
 
 static int
 parse(struct invocation *inv, char **argv)
@@ -34,16 +34,20 @@ test_basic(void)
 	is_str(inv.command[1], "--rw", "later options belong to the command");
 	cli_free(&inv);
 
-	ok(parse(&inv, ARGV("--setenv", "A", "x y", "--unsetenv=B", "true"))
-	    == 0 && inv.policy.nenv == 2, "--setenv takes two words");
+	ok(parse(&inv, ARGV("--setenv", "A", "x y", "--unsetenv=B", "true")) ==
+		    0 &&
+		inv.policy.nenv == 2,
+	    "--setenv takes two words");
 	is_str(inv.policy.env[0].value, "x y", "value kept whole");
 	cli_free(&inv);
 
 	ok(parse(&inv, ARGV("--check", "--json")) == 0 &&
-	    inv.mode == MODE_CHECK && inv.json, "--check --json");
+		inv.mode == MODE_CHECK && inv.json,
+	    "--check --json");
 	cli_free(&inv);
 	ok(parse(&inv, ARGV("--probe-timeout=0.25", "true")) == 0 &&
-	    inv.probe_timeout_ms == 250, "fractional timeout");
+		inv.probe_timeout_ms == 250,
+	    "fractional timeout");
 	cli_free(&inv);
 }
 
@@ -78,9 +82,9 @@ test_errors(void)
 		for (size_t j = 0; j < 5 && bad[i][j] != NULL; j++)
 			argv[j + 1] = bad[i][j];
 		ok(parse(&inv, argv) < 0 &&
-		    inv.err.status == SBOX_INVALID_POLICY &&
-		    inv.err.detail != NULL, "refused: %s %s", bad[i][0],
-		    bad[i][1] ? bad[i][1] : "");
+			inv.err.status == SBOX_INVALID_POLICY &&
+			inv.err.detail != NULL,
+		    "refused: %s %s", bad[i][0], bad[i][1] ? bad[i][1] : "");
 		cli_free(&inv);
 	}
 	{
@@ -89,7 +93,8 @@ test_errors(void)
 		ok(parse(&inv, ARGV()) < 0, "no command is a usage error");
 		cli_free(&inv);
 		ok(parse(&inv, ARGV("--help", "--bogus")) < 0 &&
-		    inv.mode == MODE_HELP, "--help still wins over errors");
+			inv.mode == MODE_HELP,
+		    "--help still wins over errors");
 		cli_free(&inv);
 	}
 }

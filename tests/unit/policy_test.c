@@ -49,7 +49,8 @@ test_order(void)
 	policy_add_mount(&p, MOUNT_TMP, "/tmp", NULL);
 	ok(policy_finish(&p, &err) == 0, "policy_finish accepts cwd under rw");
 	is_str(p.mounts[0].dest, "/", "root first");
-	is_str(p.mounts[1].dest, "/tmp", "base mount before user mount of equal depth");
+	is_str(p.mounts[1].dest, "/tmp",
+	    "base mount before user mount of equal depth");
 	is_str(p.mounts[2].dest, "/w", "rw dir next");
 	is_str(p.mounts[3].dest, "/w/.git", "ro sub-path last");
 	ok(policy_mount_for(&p, "/w/.git/hooks")->kind == MOUNT_RO,

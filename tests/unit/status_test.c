@@ -9,22 +9,29 @@ static void
 test_render(void)
 {
 	struct status_report ok_r = { .status = SBOX_SUCCESS,
-	    .bwrap = "/usr/bin/bwrap", .pid = 42, .abstract_unix = "blocked" };
+		.bwrap = "/usr/bin/bwrap",
+		.pid = 42,
+		.abstract_unix = "blocked" };
 	struct status_report bad = { .status = SBOX_PROBE_FAILED,
-	    .bwrap = "/b", .pid = 42, .detail = "a \"q\" \\ \n\t\x01",
-	    .hint = "h" };
+		.bwrap = "/b",
+		.pid = 42,
+		.detail = "a \"q\" \\ \n\t\x01",
+		.hint = "h" };
 	struct status_report nf = { .status = SBOX_BWRAP_NOT_FOUND };
 	char *s;
 
 	s = status_render(&ok_r);
-	is_str(s, "{\"version\":1,\"status\":\"success\",\"bwrap\":"
+	is_str(s,
+	    "{\"version\":1,\"status\":\"success\",\"bwrap\":"
 	    "\"/usr/bin/bwrap\",\"pid\":42,\"abstract_unix\":\"blocked\"}\n",
 	    "success line");
 	free(s);
 	s = status_render(&bad);
-	is_str(s, "{\"version\":1,\"status\":\"sandbox-probe-failed\","
+	is_str(s,
+	    "{\"version\":1,\"status\":\"sandbox-probe-failed\","
 	    "\"bwrap\":\"/b\",\"detail\":\"a \\\"q\\\" \\\\ \\n\\t\\u0001\","
-	    "\"hint\":\"h\"}\n", "escapes; no pid unless success");
+	    "\"hint\":\"h\"}\n",
+	    "escapes; no pid unless success");
 	free(s);
 	s = status_render(&nf);
 	is_str(s, "{\"version\":1,\"status\":\"bwrap-not-found\"}\n",
@@ -36,10 +43,11 @@ static void
 test_utf8(void)
 {
 	struct status_report r = { .status = SBOX_INVALID_POLICY,
-	    .detail = "/x\xff/\xc3\xa9/\xe2\x82/\xed\xa0\x80" };
+		.detail = "/x\xff/\xc3\xa9/\xe2\x82/\xed\xa0\x80" };
 	char *s = status_render(&r);
 
-	is_str(s, "{\"version\":1,\"status\":\"invalid-policy\",\"detail\":"
+	is_str(s,
+	    "{\"version\":1,\"status\":\"invalid-policy\",\"detail\":"
 	    "\"/x\xef\xbf\xbd/\xc3\xa9/\xef\xbf\xbd\xef\xbf\xbd/"
 	    "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"}\n",
 	    "invalid UTF-8 becomes U+FFFD, valid kept");
@@ -58,8 +66,8 @@ test_limit(void)
 	big[99999] = '\0';
 	r.bwrap = r.detail = r.hint = big;
 	s = status_render(&r);
-	ok(strlen(s) <= STATUS_MAX, "capped at %d bytes (got %zu)",
-	    STATUS_MAX, strlen(s));
+	ok(strlen(s) <= STATUS_MAX, "capped at %d bytes (got %zu)", STATUS_MAX,
+	    strlen(s));
 	ok(strchr(s, '\n') == s + strlen(s) - 1, "exactly one newline, last");
 	free(s);
 	memset(big, '\xe9', 99999);

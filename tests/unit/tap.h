@@ -29,13 +29,13 @@ tap_ok(int pass, const char *file, int line, const char *fmt, ...)
 		printf("# failed at %s:%d\n", file, line);
 }
 
-#define is_str(got, want, name)                                              \
-	do {                                                                 \
-		const char *g__ = (got), *w__ = (want);                      \
-		ok(g__ != NULL && strcmp(g__, w__) == 0, "%s", name);        \
-		if (g__ == NULL || strcmp(g__, w__) != 0)                    \
-			printf("#   got: %s\n#  want: %s\n",                 \
-			    g__ ? g__ : "(null)", w__);                      \
+#define is_str(got, want, name)                                                \
+	do {                                                                   \
+		const char *g__ = (got), *w__ = (want);                        \
+		ok(g__ != NULL && strcmp(g__, w__) == 0, "%s", name);          \
+		if (g__ == NULL || strcmp(g__, w__) != 0)                      \
+			printf("#   got: %s\n#  want: %s\n",                   \
+			    g__ ? g__ : "(null)", w__);                        \
 	} while (0)
 
 static int
