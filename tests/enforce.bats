@@ -15,118 +15,11 @@ bats_require_minimum_version 1.5.0
 
 setup() {
 	requires bwrap userns
-	BG_PIDS_FILE=$BATS_TEST_TMPDIR/bg.pids
-}
-
-teardown() {
-	local pid
-	if [ -f "$BG_PIDS_FILE" ]; then
-		while read -r pid; do
-			[ -z "$pid" ] || kill -KILL "$pid" 2>/dev/null || true
-		done <"$BG_PIDS_FILE"
-	fi
-	common_teardown
-}
-
-# bg CMD...: start CMD in the background, away from bats' descriptors;
-# teardown kills it.  Its pid is in $BG_PID.
-bg() {
-	"$@" </dev/null >/dev/null 2>&1 3>&- &
-	BG_PID=$!
-	disown "$BG_PID"
-	echo "$BG_PID" >>"$BG_PIDS_FILE"
-}
-
-# forget_bg PID...: also kill these in teardown (pids found later).
-forget_bg() {
-	printf '%s\n' "$@" >>"$BG_PIDS_FILE"
-}
-
-# wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds; fail
-# after SECONDS.
-wait_for() {
-	local tries=$(($1 * 10))
-	shift
-	while ! "$@"; do
-		tries=$((tries - 1))
-		if [ "$tries" -le 0 ]; then
-			echo "timed out waiting for: $*" >&2
-			return 1
-		fi
-		sleep 0.1
-	done
 }
 
 # no_process_matching STRING: no process has STRING in its command line.
 no_process_matching() {
 	! pgrep -f -- "$1" >/dev/null
-}
-
-# assert_absent PATH: PATH does not exist on the host.
-assert_absent() {
-	if [ -e "$1" ] || [ -L "$1" ]; then
-		echo "expected $1 not to exist on the host, but it does" >&2
-		return 1
-	fi
-}
-
-# assert_file PATH CONTENT: PATH exists on the host and holds CONTENT.
-assert_file() {
-	if [ ! -f "$1" ]; then
-		echo "expected $1 on the host, it is missing" >&2
-		return 1
-	fi
-	assert_eq "$(cat "$1")" "$2"
-}
-
-# A listener on the host that answers every connection with "pong".
-# argv: tcp|abstract ADDRFILE.  Once listening it writes its address
-# (the TCP port on 127.0.0.1, or the abstract name) to ADDRFILE and its
-# pid to ADDRFILE.pid.  It exits after 60 s without a connection.
-SERVE_PY='
-import os, socket, sys
-kind, out = sys.argv[1], sys.argv[2]
-if kind == "tcp":
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    s.bind(("127.0.0.1", 0))
-    addr = str(s.getsockname()[1])
-else:
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    addr = "sbox-test-%d-%s" % (os.getpid(), os.urandom(4).hex())
-    s.bind("\0" + addr)
-s.listen(16)
-with open(out + ".pid", "w") as f:
-    f.write(str(os.getpid()))
-with open(out + ".tmp", "w") as f:
-    f.write(addr)
-os.rename(out + ".tmp", out)
-s.settimeout(60)
-while True:
-    c, _ = s.accept()
-    c.sendall(b"pong\n")
-    c.close()
-'
-
-# The client: argv tcp PORT | abstract NAME; prints what it received.
-CLIENT_PY='
-import socket, sys
-kind, addr = sys.argv[1], sys.argv[2]
-if kind == "tcp":
-    s = socket.create_connection(("127.0.0.1", int(addr)), timeout=3)
-else:
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(3)
-    s.connect("\0" + addr)
-sys.stdout.write(s.recv(16).decode())
-'
-
-# start_listener KIND DIR: a host listener; its address in $LISTEN_ADDR.
-start_listener() {
-	rm -f "$2/addr" "$2/addr.pid"
-	bg "$PY" -c "$SERVE_PY" "$1" "$2/addr"
-	wait_for 10 test -s "$2/addr"
-	forget_bg "$(cat "$2/addr.pid")"
-	LISTEN_ADDR=$(cat "$2/addr")
 }
 
 # --- filesystem -------------------------------------------------------
@@ -311,17 +204,6 @@ _abstract_unix() {
 @test "a host abstract unix socket is unreachable without --net" {
 	requires python3 timeout
 	each_user _abstract_unix
-}
-
-# Landlock ABI of this kernel (0 when there is none).
-landlock_abi() {
-	"$PY" -c '
-import ctypes
-libc = ctypes.CDLL(None, use_errno=True)
-# landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)
-v = libc.syscall(444, None, 0, 1)
-print(v if v > 0 else 0)
-'
 }
 
 # net_abstract_attempt DIR: from a --net sandbox, try the host abstract

@@ -27,7 +27,6 @@ setup() {
 # escape_setup: what every test needs; a file's own setup calls it first.
 escape_setup() {
 	requires bwrap userns
-	BG_PIDS_FILE=$BATS_TEST_TMPDIR/bg.pids
 	CLEANUP_FILE=$BATS_TEST_TMPDIR/cleanup
 }
 
@@ -38,12 +37,7 @@ teardown() {
 # escape_teardown: kill what bg started, run what on_teardown recorded
 # (last first), then remove the scratch directories.
 escape_teardown() {
-	local pid cmd
-	if [ -f "$BG_PIDS_FILE" ]; then
-		while read -r pid; do
-			[ -z "$pid" ] || kill -KILL "$pid" 2>/dev/null || true
-		done <"$BG_PIDS_FILE"
-	fi
+	local cmd
 	if [ -f "$CLEANUP_FILE" ]; then
 		tac "$CLEANUP_FILE" | while IFS= read -r cmd; do
 			eval "$cmd" || true
@@ -55,62 +49,6 @@ escape_teardown() {
 # on_teardown SHELL-LINE: run SHELL-LINE (one line) in teardown.
 on_teardown() {
 	printf '%s\n' "$*" >>"$CLEANUP_FILE"
-}
-
-# bg CMD...: start CMD in the background, away from bats' descriptors;
-# teardown kills it.  Its pid is in $BG_PID (for a CMD that is a
-# function, that is the subshell's pid: see usr_exec).
-bg() {
-	"$@" </dev/null >/dev/null 2>&1 3>&- &
-	BG_PID=$!
-	disown "$BG_PID"
-	echo "$BG_PID" >>"$BG_PIDS_FILE"
-}
-
-# forget_bg PID...: also kill these in teardown.
-forget_bg() {
-	printf '%s\n' "$@" >>"$BG_PIDS_FILE"
-}
-
-# usr_exec CMD...: like usr, but replacing the calling (sub)shell, so that
-# in `bg usr_exec CMD` $BG_PID is CMD's own pid.
-usr_exec() {
-	if [ -n "${AS:-}" ]; then
-		as_user_exec "$@"
-	fi
-	exec "$@"
-}
-
-# wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds; fail
-# after SECONDS.
-wait_for() {
-	local tries=$(($1 * 10))
-	shift
-	while ! "$@"; do
-		tries=$((tries - 1))
-		if [ "$tries" -le 0 ]; then
-			echo "timed out waiting for: $*" >&2
-			return 1
-		fi
-		sleep 0.1
-	done
-}
-
-# assert_absent PATH: PATH does not exist on the host.
-assert_absent() {
-	if [ -e "$1" ] || [ -L "$1" ]; then
-		echo "expected $1 not to exist on the host, but it does" >&2
-		return 1
-	fi
-}
-
-# assert_file PATH CONTENT: PATH exists on the host and holds CONTENT.
-assert_file() {
-	if [ ! -f "$1" ]; then
-		echo "expected $1 on the host, it is missing" >&2
-		return 1
-	fi
-	assert_eq "$(cat "$1")" "$2"
 }
 
 # refute_contains TEXT NEEDLE: TEXT does not contain NEEDLE.
@@ -143,17 +81,6 @@ tree_state() {
 	)
 }
 
-# Landlock ABI of this kernel (0 when there is none), asked of the kernel
-# with landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION).
-landlock_abi() {
-	"$PY" -c '
-import ctypes
-libc = ctypes.CDLL(None, use_errno=True)
-v = libc.syscall(444, None, 0, 1)
-print(v if v > 0 else 0)
-'
-}
-
 # requires_landlock_scoping: Landlock with abstract-socket and signal
 # scoping (ABI >= 6).  The LSM list is checked where securityfs is
 # mounted; the kernel's answer on the ABI decides.
@@ -179,74 +106,6 @@ esac
 requires_syscall_numbers() {
 	[ -n "$NR_KEYCTL" ] ||
 		skip_or_fail "no system call numbers for $(uname -m) in tests/escape/common.bash"
-}
-
-# A host listener that answers every connection with "pong" and appends
-# one line per connection to LOG.  argv: KIND ADDRFILE LOG [ARG], KIND
-# tcp (127.0.0.1, any port), abstract (a random name) or path (ARG: the
-# socket's path; mode 0666 when a fifth argument "public" is given).
-# Once listening it writes its address to ADDRFILE and its pid to
-# ADDRFILE.pid.  It exits after 60 s without a connection.
-SERVE_PY='
-import os, socket, sys
-kind, out, log = sys.argv[1], sys.argv[2], sys.argv[3]
-if kind == "tcp":
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    s.bind(("127.0.0.1", 0))
-    addr = str(s.getsockname()[1])
-elif kind == "abstract":
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    addr = "sbox-test-%d-%s" % (os.getpid(), os.urandom(4).hex())
-    s.bind("\0" + addr)
-else:
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    addr = sys.argv[4]
-    s.bind(addr)
-    if sys.argv[5:] == ["public"]:
-        os.chmod(addr, 0o666)
-s.listen(16)
-with open(out + ".pid", "w") as f:
-    f.write(str(os.getpid()))
-with open(out + ".tmp", "w") as f:
-    f.write(addr)
-os.rename(out + ".tmp", out)
-s.settimeout(60)
-while True:
-    c, _ = s.accept()
-    with open(log, "a") as f:
-        f.write("connection\n")
-    c.sendall(b"pong\n")
-    c.close()
-'
-
-# The client: argv tcp PORT | abstract NAME | path PATH; prints what it
-# received.
-CLIENT_PY='
-import socket, sys
-kind, addr = sys.argv[1], sys.argv[2]
-if kind == "tcp":
-    s = socket.create_connection(("127.0.0.1", int(addr)), timeout=3)
-else:
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(3)
-    s.connect("\0" + addr if kind == "abstract" else addr)
-sys.stdout.write(s.recv(16).decode())
-'
-
-# start_listener KIND DIR [PATH [public]]: a host listener, run as the
-# pass's user (usr_exec); its address in $LISTEN_ADDR, its connection log
-# in $LISTEN_LOG.
-start_listener() {
-	local kind=$1 dir=$2
-	shift 2
-	rm -f "$dir/addr" "$dir/addr.pid"
-	LISTEN_LOG=$dir/connections
-	: >"$LISTEN_LOG"
-	chmod 0666 "$LISTEN_LOG"
-	bg usr_exec "$PY" -c "$SERVE_PY" "$kind" "$dir/addr" "$LISTEN_LOG" "$@"
-	wait_for 10 test -s "$dir/addr"
-	forget_bg "$(cat "$dir/addr.pid")"
-	LISTEN_ADDR=$(cat "$dir/addr")
 }
 
 # connections: how many connections the listener has accepted.
