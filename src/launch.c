@@ -121,6 +121,7 @@ open_bind_fds(struct fdset *f, const struct policy *p, struct sbox_error *err)
 	for (size_t i = 0; i < p->nmounts; i++) {
 		const struct mount *m = &p->mounts[i];
 		char link[64], target[PATH_MAX];
+		struct stat st;
 		ssize_t n;
 
 		f->bind[i] = -1;
@@ -132,9 +133,13 @@ open_bind_fds(struct fdset *f, const struct policy *p, struct sbox_error *err)
 			    m->src, strerror(errno));
 			return -1;
 		}
+		/* O_PATH|O_NOFOLLOW opens a symlink itself: one swapped in
+		 * since the policy was decided is caught here too. */
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", f->bind[i]);
 		n = readlink(link, target, sizeof(target) - 1);
-		if (n < 0 || (target[n] = '\0', strcmp(target, m->src) != 0)) {
+		if (n < 0 || fstat(f->bind[i], &st) < 0 ||
+		    S_ISLNK(st.st_mode) ||
+		    (target[n] = '\0', strcmp(target, m->src) != 0)) {
 			sbox_error_set(err, SBOX_INVALID_POLICY,
 			    "%s changed "
 			    "while sbox-exec was looking at it",
