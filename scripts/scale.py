@@ -73,8 +73,11 @@ def main():
         except OSError:
             bad.append("command %d did not run" % i)
     time.sleep(0.2)
-    left = subprocess.run(["pgrep", "-f", "sbox-stage2|--unshare-user"],
-                          capture_output=True, text=True).stdout.split()
+    # Only our own sandboxes: their command lines name WORKDIR.
+    left = [p for p in subprocess.run(["pgrep", "-f", work],
+                                      capture_output=True,
+                                      text=True).stdout.split()
+            if int(p) != os.getpid()]
     if left:
         bad.append("processes left: %s" % " ".join(left))
     if len(os.listdir("/proc/self/fd")) != fds_before:

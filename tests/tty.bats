@@ -34,12 +34,14 @@ for name, req in (("plain", termios.TIOCSTI),
 	body() {
 		local d
 		d=$(scratch_dir)
-		printf '%s\n' 'sleep 30 &' 'jobs' 'kill %1' 'wait' \
+		printf '%s\n' 'sleep 30 &' 'jobs' 'kill %1' \
+			'wait %1; echo "job-status=$?"' \
 			'echo in-sandbox-$(id -u)' 'exit' >"$d/input"
 		TTY_INPUT=$d/input in_pty "$SBOX --tty -- bash --norc -i"
 		assert_status 0
 		assert_contains "$output" "[1]+  Running"
-		assert_contains "$output" "Terminated"
+		# A job killed through its job spec: 128 + SIGTERM.
+		assert_contains "$output" "job-status=143"
 		assert_contains "$output" "in-sandbox-"
 	}
 	each_user body
