@@ -36,36 +36,41 @@ locate_free(struct located *l)
 }
 
 /*
- * Whether the bwrap behind FD knows OPTION.  bwrap compares each option
- * with a string literal, so the option is in its read-only data; scanning
- * for it costs microseconds where asking bwrap --version costs an exec.
+ * Which of the options sbox-exec may pass the bwrap behind FD knows.
+ * bwrap compares each option with a string literal, so a known option is
+ * in its read-only data; one scan of the file costs microseconds where
+ * asking bwrap --version costs an exec.
  */
-static bool
-bwrap_knows(int fd, const char *option)
+static void
+bwrap_features(int fd, struct located *out)
 {
 	char path[64];
 	struct stat st;
 	void *map;
-	bool found = false;
 	int rfd;
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	rfd = open(path, O_RDONLY | O_CLOEXEC);
 	if (rfd < 0)
-		return false;
+		return;
 	if (fstat(rfd, &st) == 0 && st.st_size > 0 &&
 	    st.st_size < 64 * 1024 * 1024) {
 		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
 		    rfd, 0);
 		if (map != MAP_FAILED) {
-			/* With its NUL: a whole string, not a prefix. */
-			found = memmem(map, (size_t)st.st_size, option,
-				    strlen(option) + 1) != NULL;
-			munmap(map, (size_t)st.st_size);
+			size_t len = (size_t)st.st_size;
+
+			/* With the NUL: a whole string, not a prefix. */
+			out->disable_userns = memmem(map, len,
+						  "--disable-userns",
+						  sizeof("--disable-userns")) !=
+			    NULL;
+			out->bind_fd = memmem(map, len, "--ro-bind-fd",
+					   sizeof("--ro-bind-fd")) != NULL;
+			munmap(map, len);
 		}
 	}
 	close(rfd);
-	return found;
 }
 
 /*
@@ -98,8 +103,8 @@ try_candidate(const char *path, struct located *out, struct sbox_error *err)
 	}
 	out->fd = fd;
 	out->path = xstrdup(path);
-	out->disable_userns = bwrap_knows(fd, "--disable-userns");
-	out->bind_fd = bwrap_knows(fd, "--ro-bind-fd");
+	out->disable_userns = out->bind_fd = false;
+	bwrap_features(fd, out);
 	return 0;
 }
 
