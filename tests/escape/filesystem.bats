@@ -170,23 +170,30 @@ if os.uname().machine == "x86_64":
     attempt("chmod-syscall", lambda: sys_call(90, mk("f").encode(), 0o4755))
 '
 
-_setuid_chmod() {
+# _setuid_attempt SCRIPT MARKER: SCRIPT (python) tries to put setuid and
+# setgid bits on files in its directory argument; unsandboxed it succeeds
+# (MARKER printed, a setuid file made), inside every attempt is refused
+# and no file in the --rw dir carries either bit.
+_setuid_attempt() {
 	local rw ctl
 	rw=$(scratch_dir)
 	ctl=$(scratch_dir)
 	cd "$rw" || return 1
 
-	# Control: unsandboxed, this user sets the bits on its own files.
-	run usr "$PY" -c "$CHMOD_PY" "$ctl"
+	run usr "$PY" -c "$1" "$ctl"
 	assert_status 0
-	assert_contains "$output" "fchmodat=ok"
+	assert_contains "$output" "$2"
 	[ -u "$ctl/a" ] || { echo "control: $ctl/a is not setuid" >&2; return 1; }
 	local control=$output
 
-	run sbx --rw "$rw" -- "$PY" -c "$CHMOD_PY" "$rw"
+	run sbx --rw "$rw" -- "$PY" -c "$1" "$rw"
 	assert_status 0
 	assert_refused_where_control_ok "$control" "$output"
 	assert_no_setid "$rw"
+}
+
+_setuid_chmod() {
+	_setuid_attempt "$CHMOD_PY" "fchmodat=ok"
 }
 
 @test "chmod, fchmod, fchmodat, fchmodat2 cannot set a setuid or setgid bit in a --rw dir" {
@@ -230,22 +237,7 @@ if os.uname().machine == "x86_64":
 '
 
 _setuid_create() {
-	local rw ctl
-	rw=$(scratch_dir)
-	ctl=$(scratch_dir)
-	cd "$rw" || return 1
-
-	# Control: unsandboxed, this user creates files with the bits set.
-	run usr "$PY" -c "$CREATE_PY" "$ctl"
-	assert_status 0
-	assert_contains "$output" "openat=ok"
-	[ -u "$ctl/a" ] || { echo "control: $ctl/a is not setuid" >&2; return 1; }
-	local control=$output
-
-	run sbx --rw "$rw" -- "$PY" -c "$CREATE_PY" "$rw"
-	assert_status 0
-	assert_refused_where_control_ok "$control" "$output"
-	assert_no_setid "$rw"
+	_setuid_attempt "$CREATE_PY" "openat=ok"
 }
 
 @test "open(O_CREAT), O_TMPFILE, creat and mknod cannot create a setuid or setgid file in a --rw dir" {
