@@ -14,9 +14,11 @@ setup() {
 
 # in_pty CMD: run the shell command CMD under a new pty as this pass's
 # user, with the typed input from $TTY_INPUT (if any); output in $output.
+# script(1) runs CMD with $SHELL, so that is fixed here: the tests must not
+# depend on the caller's login shell.
 in_pty() {
 	local input=${TTY_INPUT:-/dev/null}
-	run $AS timeout 30 script -qec "$1" /dev/null <"$input"
+	run $AS env SHELL=/bin/sh timeout 30 script -qec "$1" /dev/null <"$input"
 	output=$(printf '%s' "$output" | tr -d '\r')
 }
 

@@ -38,9 +38,10 @@ while select.select([0], [], [], 1)[0]:
 print(op, "read:", "Q" if b"Q" in got else "nothing")
 '
 
-# in_pty SHELL-COMMAND: run it in a new pty, as the pass's user.
+# in_pty SHELL-COMMAND: run it in a new pty, as the pass's user. script(1)
+# runs it with $SHELL, fixed here so the caller's login shell does not matter.
 in_pty() {
-	run usr timeout 30 script -qec "$1" /dev/null </dev/null
+	run usr env SHELL=/bin/sh timeout 30 script -qec "$1" /dev/null </dev/null
 }
 
 # tiocsti_attempt REQUEST [SBOX-OPTION...]
@@ -139,11 +140,14 @@ _tty_kill_pgrp() {
 	chmod 0644 "$py"
 
 	# Control: unsandboxed, kill(0) hits everyone in the process group.
-	in_pty "$(printf '%q ' "$PY" "$py")"
+	# "exec": the shell that script(1) starts leads the pty's session; if
+	# it stayed and took the TERM, the hangup would end the orchestrator
+	# before it could report.
+	in_pty "exec $(printf '%q ' "$PY" "$py")"
 	assert_contains "$output" "victim dead"
 	assert_contains "$output" "orchestrator got TERM"
 
-	in_pty "$(printf '%q ' "$PY" "$py" "$SBOX" --tty --)"
+	in_pty "exec $(printf '%q ' "$PY" "$py" "$SBOX" --tty --)"
 	assert_contains "$output" "victim alive"
 	refute_contains "$output" "orchestrator got TERM"
 }
