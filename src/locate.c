@@ -41,6 +41,33 @@ locate_free(struct located *l)
  * in its read-only data; one scan of the file costs microseconds where
  * asking bwrap --version costs an exec.
  */
+/*
+ * The options bwrap knows are whole strings in its read-only data: look
+ * for "--disable-userns" and "--ro-bind-fd", NUL included so that a
+ * longer option does not count, in one pass from one '-' to the next.
+ */
+static void
+scan_options(const char *map, size_t len, struct located *out)
+{
+	static const char userns[] = "--disable-userns";
+	static const char bindfd[] = "--ro-bind-fd";
+	const char *p = map, *end = map + len;
+
+	while ((p = memchr(p, '-', (size_t)(end - p))) != NULL) {
+		size_t left = (size_t)(end - p);
+
+		if (left >= sizeof(userns) &&
+		    memcmp(p, userns, sizeof(userns)) == 0)
+			out->disable_userns = true;
+		else if (left >= sizeof(bindfd) &&
+		    memcmp(p, bindfd, sizeof(bindfd)) == 0)
+			out->bind_fd = true;
+		if (out->disable_userns && out->bind_fd)
+			break;
+		p++;
+	}
+}
+
 static void
 bwrap_features(int fd, struct located *out)
 {
@@ -60,13 +87,7 @@ bwrap_features(int fd, struct located *out)
 		if (map != MAP_FAILED) {
 			size_t len = (size_t)st.st_size;
 
-			/* With the NUL: a whole string, not a prefix. */
-			out->disable_userns = memmem(map, len,
-						  "--disable-userns",
-						  sizeof("--disable-userns")) !=
-			    NULL;
-			out->bind_fd = memmem(map, len, "--ro-bind-fd",
-					   sizeof("--ro-bind-fd")) != NULL;
+			scan_options(map, len, out);
 			munmap(map, len);
 		}
 	}
@@ -151,7 +172,7 @@ locate_bwrap(const char *explicit, const char *path_env, struct located *out,
 
 			if (dir[0] != '/')
 				continue;
-			cand = xasprintf("%s/bwrap", dir);
+			cand = util_path_join(dir, "bwrap");
 			r = try_candidate(cand, out, err);
 			if (r <= 0)
 				return r;

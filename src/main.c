@@ -54,6 +54,10 @@ report(struct reporter *r, const struct status_report *sr)
 	if (r->sent)
 		return;
 	r->sent = true;
+	/* Nobody to tell: the common case, and worth not rendering for. */
+	if (inv->nstatus_fds == 0 && inv->nstatus_sockets == 0 &&
+	    !(inv->json && inv->mode == MODE_CHECK))
+		return;
 	line = status_render(sr);
 	(void)sigaction(SIGPIPE, &ign, &old);
 	for (size_t i = 0; i < inv->nstatus_fds; i++) {

@@ -107,10 +107,9 @@ plan_run_dir(struct plan *pl, const char *run)
 {
 	for (size_t i = 0; i < sizeof(run_services) / sizeof(*run_services);
 	     i++)
-		plan_add(pl, WANT_HIDE,
-		    xasprintf("%s/%s", run, run_services[i]));
+		plan_add(pl, WANT_HIDE, util_path_join(run, run_services[i]));
 	for (size_t i = 0; i < sizeof(run_keep) / sizeof(*run_keep); i++)
-		plan_add(pl, WANT_KEEP, xasprintf("%s/%s", run, run_keep[i]));
+		plan_add(pl, WANT_KEEP, util_path_join(run, run_keep[i]));
 }
 
 /*
@@ -154,20 +153,19 @@ plan_git_dir(struct plan *pl, const char *dir, int depth)
 		"gitdir",
 	};
 	static const char *const nested[] = { "modules", "worktrees" };
-	cleanup_free char *common_file = xasprintf("%s/commondir", dir);
+	cleanup_free char *common_file = util_path_join(dir, "commondir");
 	cleanup_free char *common = git_pointer(common_file, dir);
 
 	for (size_t i = 0; i < sizeof(entries) / sizeof(*entries); i++) {
-		plan_add(pl, WANT_READONLY,
-		    xasprintf("%s/%s", dir, entries[i]));
+		plan_add(pl, WANT_READONLY, util_path_join(dir, entries[i]));
 		if (common != NULL && i < 2)
 			plan_add(pl, WANT_READONLY,
-			    xasprintf("%s/%s", common, entries[i]));
+			    util_path_join(common, entries[i]));
 	}
 	if (depth == 0)
 		return;
 	for (size_t i = 0; i < sizeof(nested) / sizeof(*nested); i++) {
-		cleanup_free char *sub = xasprintf("%s/%s", dir, nested[i]);
+		cleanup_free char *sub = util_path_join(dir, nested[i]);
 		DIR *d = opendir(sub);
 		struct dirent *e;
 
@@ -178,7 +176,7 @@ plan_git_dir(struct plan *pl, const char *dir, int depth)
 
 			if (e->d_name[0] == '.')
 				continue;
-			child = xasprintf("%s/%s", sub, e->d_name);
+			child = util_path_join(sub, e->d_name);
 			plan_git_dir(pl, child, depth - 1);
 		}
 		closedir(d);
@@ -218,8 +216,7 @@ plan_defaults(struct plan *pl, const struct policy *p,
 		for (size_t i = 0;
 		     i < sizeof(home_secrets) / sizeof(*home_secrets); i++)
 			plan_add(pl, WANT_HIDE,
-			    xasprintf("%s/%s", strcmp(home, "/") ? home : "",
-				home_secrets[i]));
+			    util_path_join(home, home_secrets[i]));
 	}
 
 	/* The status socket: the command must not be able to forge one. */
@@ -235,7 +232,7 @@ plan_defaults(struct plan *pl, const struct policy *p,
 
 		if (m->kind != MOUNT_RW || m->protection)
 			continue;
-		git = xasprintf("%s/.git", m->dest);
+		git = util_path_join(m->dest, ".git");
 		if (lstat(git, &st) < 0)
 			continue;
 		if (S_ISDIR(st.st_mode)) {

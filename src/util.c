@@ -226,6 +226,22 @@ buf_steal(struct buf *b)
  * components go, ".." drops the previous component.  Symlinks are left for
  * the caller to resolve on the host; this is the path the sandbox shows.
  */
+/* "DIR/NAME": no formatting, and no doubled slash when DIR is "/". */
+char *
+util_path_join(const char *dir, const char *name)
+{
+	size_t dlen = strlen(dir), nlen = strlen(name);
+	char *s;
+
+	if (dlen > 0 && dir[dlen - 1] == '/')
+		dlen--;
+	s = xmalloc(dlen + nlen + 2);
+	memcpy(s, dir, dlen);
+	s[dlen] = '/';
+	memcpy(s + dlen + 1, name, nlen + 1);
+	return s;
+}
+
 char *
 util_path_absolute(const char *path, const char *cwd)
 {

@@ -64,6 +64,7 @@ void buf_addf(struct buf *, const char *, ...) SBOX_PRINTF(2, 3);
 void buf_clear(struct buf *);
 char *buf_steal(struct buf *);
 
+char *util_path_join(const char *, const char *);
 char *util_path_absolute(const char *, const char *);
 size_t util_path_depth(const char *);
 bool util_path_within(const char *, const char *);

@@ -27,6 +27,21 @@ test_paths(void)
 		is_str(got, cases[i].want, "util_path_absolute");
 		free(got);
 	}
+	{
+		const char *join[][3] = {
+			{ "/run", "dbus", "/run/dbus" },
+			{ "/", ".ssh", "/.ssh" },
+			{ "/w/", ".git", "/w/.git" },
+			{ "/h", ".config/gcloud", "/h/.config/gcloud" },
+		};
+
+		for (size_t i = 0; i < sizeof(join) / sizeof(join[0]); i++) {
+			char *got = util_path_join(join[i][0], join[i][1]);
+
+			is_str(got, join[i][2], "util_path_join");
+			free(got);
+		}
+	}
 	ok(util_path_depth("/") == 0, "depth of /");
 	ok(util_path_depth("/a/b") == 2, "depth of /a/b");
 	ok(util_path_within("/a/b", "/a"), "/a/b within /a");
