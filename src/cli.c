@@ -894,7 +894,10 @@ cli_parse(struct invocation *inv, int argc, char **argv)
 	optind = 0; /* full re-initialisation, for tests that parse twice */
 	while ((c = getopt_long(argc, argv, short_options, long_options,
 		    NULL)) != -1) {
-		const char *bad = argv[optind - 1];
+		/* The word at fault: the last one when a value is missing at
+		 * the end (musl then leaves optind past argc). */
+		const char
+		    *bad = argv[optind - 1 < argc ? optind - 1 : argc - 1];
 
 		if (c == '?') {
 			/* getopt sets optopt to a long option's value when

@@ -163,49 +163,6 @@ open_empty_fds(struct fdset *f, size_t n)
 	return 0;
 }
 
-extern const unsigned char sbox_stage2_blob[], sbox_stage2_blob_end[];
-
-#ifndef MFD_EXEC
-#define MFD_EXEC 0x0010U
-#endif
-
-/*
- * The stage two carried in stage2_blob.S, in a sealed memfd; -1 where
- * memfds cannot be executed (vm.memfd_noexec=2), and our own executable,
- * which holds the same code, serves instead.
- */
-static int
-stage2_memfd(void)
-{
-	size_t len = (size_t)(sbox_stage2_blob_end - sbox_stage2_blob);
-	size_t off = 0;
-	unsigned int flags = MFD_CLOEXEC | MFD_ALLOW_SEALING;
-	int fd;
-
-	fd = memfd_create("sbox-exec-stage2", flags | MFD_EXEC);
-	if (fd < 0 && errno == EINVAL) /* a kernel before MFD_EXEC */
-		fd = memfd_create("sbox-exec-stage2", flags);
-	if (fd < 0)
-		return -1;
-	while (off < len) {
-		ssize_t n = write(fd, sbox_stage2_blob + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			close(fd);
-			return -1;
-		}
-		off += (size_t)n;
-	}
-	if (fcntl(fd, F_ADD_SEALS,
-		F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 static int
 fdset_open(struct fdset *f, size_t nempty, struct sbox_error *err)
 {
@@ -219,8 +176,7 @@ fdset_open(struct fdset *f, size_t nempty, struct sbox_error *err)
 	    setsockopt(f->ctrl[0], SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) <
 		0 ||
 	    pipe2(f->err, O_CLOEXEC) < 0 ||
-	    ((f->exe = stage2_memfd()) < 0 &&
-		(f->exe = open("/proc/self/exe", O_PATH | O_CLOEXEC)) < 0) ||
+	    (f->exe = open("/proc/self/exe", O_PATH | O_CLOEXEC)) < 0 ||
 	    (f->saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)) < 0 ||
 	    (f->devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0 ||
 	    open_empty_fds(f, nempty) < 0) {
@@ -317,7 +273,7 @@ launch_print(const struct invocation *inv, const struct located *bw)
 		fds[i] = 3 + (int)i;
 	bwargv_build(&inv->policy, &in, &argv);
 	print_argv(stdout, argv.v);
-	return fflush(stdout) == 0 ? 0 : -1;
+	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : -1;
 }
 
 /* The child: become bwrap with exactly the descriptors it needs. */
@@ -356,11 +312,18 @@ exec_bwrap(const struct invocation *inv, const struct located *bw,
 		if (set_inheritable(keep[i]) < 0)
 			_exit(127);
 	(void)sigaction(SIGPIPE, old_pipe, NULL);
-	execveat(bw->fd, "", argv, environ, AT_EMPTY_PATH);
+	(void)syscall(SYS_execveat, bw->fd, "", argv, environ, AT_EMPTY_PATH);
 	{
-		/* A table lookup, unlike strerror(): nothing is allocated in
-		 * a vfork child, whose memory is the launcher's. */
+		/*
+		 * A table lookup: nothing may be allocated in a vfork child,
+		 * whose memory is the launcher's.  glibc's strerror() may
+		 * allocate, hence strerrordesc_np(); musl's is a lookup.
+		 */
+#ifdef HAVE_STRERRORDESC_NP
 		const char *why = strerrordesc_np(errno);
+#else
+		const char *why = strerror(errno);
+#endif
 
 		if (why == NULL)
 			why = "unknown error";

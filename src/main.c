@@ -184,7 +184,11 @@ main(int argc, char **argv)
 		else
 			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 		cli_free(&inv);
-		return fflush(stdout) == 0 ? 0 : SBOX_EXIT_REFUSED;
+		/* musl forgets a failed write once its buffer is gone:
+		 * ferror() remembers it. */
+		return fflush(stdout) == 0 && !ferror(stdout) ?
+		    0 :
+		    SBOX_EXIT_REFUSED;
 	}
 	open_sockets(&rep, &inv);
 	if (inv.err.detail != NULL)

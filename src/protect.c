@@ -83,7 +83,7 @@ struct candidate {
 
 struct plan {
 	struct candidate *v;
-	size_t n;
+	size_t n, cap;
 };
 
 static void
@@ -96,7 +96,10 @@ plan_add(struct plan *pl, enum want want, char *path)
 			free(path);
 			return;
 		}
-	pl->v = xreallocarray(pl->v, pl->n + 1, sizeof(*pl->v));
+	if (pl->n == pl->cap) {
+		pl->cap = pl->cap ? 2 * pl->cap : 64;
+		pl->v = xreallocarray(pl->v, pl->cap, sizeof(*pl->v));
+	}
 	pl->v[pl->n].want = want;
 	pl->v[pl->n].path = path;
 	pl->n++;

@@ -10,8 +10,9 @@
  * MUST: refuse to run outside a sandbox of sbox-exec's making (this is
  * never a way to run a command unsandboxed); apply Landlock scoping and
  * the seccomp filter before reporting in, failing closed; leave the
- * command descriptors 0-2 and the kept ones only.  Uses the C library
- * alone (no libbsd, no util.c), so that it builds against musl too.
+ * command descriptors 0-2 and the kept ones only.  Small on purpose: it
+ * runs before every command and starts from main() without the launcher's
+ * parsing.
  */
 #include "config.h"
 
@@ -265,11 +266,3 @@ stage2_main(int argc, char **argv)
 	fd_close_except(keep, nkeep);
 	return exec_command(argv + dashdash + 1);
 }
-
-#ifdef STAGE2_MAIN
-int
-main(int argc, char **argv)
-{
-	return stage2_main(argc, argv);
-}
-#endif

@@ -1,10 +1,8 @@
 /*
- * stage2.h - the first program inside the sandbox.
- *
- * Built twice from the same source: into sbox-exec itself, and as a small
- * static program of its own (against musl where available) that sbox-exec
- * carries and runs from a sealed memfd, because on some machines a glibc
- * program spends half a millisecond just starting.
+ * stage2.h - the first program inside the sandbox: sbox-exec itself, run
+ * from a descriptor of its own executable with STAGE2_FLAG.  It starts on
+ * every launch, which is why sbox-exec is built against musl where it can
+ * be (configure.ac says why).
  */
 #ifndef SBOX_STAGE2_H
 #define SBOX_STAGE2_H
