@@ -24,7 +24,9 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -64,7 +66,7 @@ seccomp_supported(void)
 }
 
 #ifdef NATIVE_ARCH
-/* A system call whose argument ARG is a mode to check for 06000. */
+/* A system call whose argument ARG (1 to 3) is a mode to check for 06000. */
 struct mode_rule {
 	long nr;
 	unsigned int arg;
@@ -99,60 +101,200 @@ static const long denied[] = {
 	SYS_io_uring_enter,
 	SYS_io_uring_register,
 };
+
+/*
+ * The places a jump can go; all of them lie after every jump to them, as
+ * classic BPF jumps only forward.  L_ARG1..L_ARG3 check the mode in that
+ * argument.
+ */
+enum label {
+	L_ARG1,
+	L_ARG2,
+	L_ARG3,
+	L_IOCTL,
+	L_ALLOW,
+	L_EPERM,
+	L_ENOSYS,
+	NLABELS
+};
+
+struct prog {
+	struct sock_filter *out;
+	size_t n, max;
+	size_t at[NLABELS]; /* where each label is, once placed */
+	struct {
+		size_t insn;
+		enum label to;
+		bool jt;
+	} fix[32];
+	size_t nfix;
+	bool overflow;
+};
+
+static void
+emit(struct prog *p, struct sock_filter insn)
+{
+	if (p->n == p->max) {
+		p->overflow = true;
+		return;
+	}
+	p->out[p->n++] = insn;
+}
+
+/* A jump on K to label TO when true (JT) or when false. */
+static void
+jump_to(struct prog *p, unsigned short code, unsigned int k, enum label to,
+    bool jt)
+{
+	if (p->nfix == sizeof(p->fix) / sizeof(p->fix[0])) {
+		p->overflow = true;
+		return;
+	}
+	p->fix[p->nfix].insn = p->n;
+	p->fix[p->nfix].to = to;
+	p->fix[p->nfix].jt = jt;
+	p->nfix++;
+	emit(p, (struct sock_filter)BPF_JUMP(BPF_JMP | code | BPF_K, k, 0, 0));
+}
+
+static void
+place(struct prog *p, enum label l)
+{
+	p->at[l] = p->n;
+}
+
+/* A system call the filter looks at, and where it goes for it. */
+struct nr_case {
+	long nr;
+	enum label to;
+};
+
+static int
+case_cmp(const void *a, const void *b)
+{
+	long x = ((const struct nr_case *)a)->nr;
+	long y = ((const struct nr_case *)b)->nr;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * A binary search over the sorted CASES by system-call number, each leaf
+ * comparing a few numbers and allowing the rest: a call takes a handful
+ * of steps instead of one per case.  That matters because the kernel runs
+ * the filter for every system-call number when it is installed, to cache
+ * which ones it always allows.
+ */
+static void
+emit_tree(struct prog *p, const struct nr_case *cases, size_t n)
+{
+	size_t mid = n / 2, split;
+
+	if (n <= 3) {
+		for (size_t i = 0; i < n; i++)
+			jump_to(p, BPF_JEQ, (unsigned int)cases[i].nr,
+			    cases[i].to, true);
+		emit(p, (struct sock_filter)RET(SECCOMP_RET_ALLOW));
+		return;
+	}
+	split = p->n;
+	emit(p,
+	    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K,
+		(unsigned int)cases[mid].nr, 0, 0));
+	emit_tree(p, cases, mid);
+	if (p->overflow || p->n - split - 1 > 255) {
+		p->overflow = true;
+		return;
+	}
+	p->out[split].jt = (unsigned char)(p->n - split - 1);
+	emit_tree(p, cases + mid, n - mid);
+}
+
+/* Resolve every jump now that all labels are placed; false if one is
+ * out of reach (a jump offset is 8 bits). */
+static bool
+resolve(struct prog *p)
+{
+	for (size_t i = 0; i < p->nfix; i++) {
+		size_t from = p->fix[i].insn, to = p->at[p->fix[i].to];
+
+		if (to <= from || to - from - 1 > 255)
+			return false;
+		if (p->fix[i].jt)
+			p->out[from].jt = (unsigned char)(to - from - 1);
+		else
+			p->out[from].jf = (unsigned char)(to - from - 1);
+	}
+	return true;
+}
 #endif
 
 /*
  * Write the program into OUT (room for MAX instructions); returns its
  * length, or 0 when it does not fit or the architecture is unknown.
+ * Short on purpose: installing a filter costs time in proportion to its
+ * length, on every launch.  Every call but the few named goes through
+ * one comparison per rule and is allowed.
  */
 size_t
 seccomp_build(struct sock_filter *out, size_t max)
 {
 #ifdef NATIVE_ARCH
-	size_t n = 0, nmode = sizeof(mode_rules) / sizeof(*mode_rules);
-	size_t ndenied = sizeof(denied) / sizeof(*denied);
-	size_t need = 6 + 5 * nmode + 2 * ndenied + 2 + 7;
+	struct prog p = { .out = out, .max = max };
+	/* By argument number; there is no mode in argument 0. */
+	static const enum label arg_label[] = { NLABELS, L_ARG1, L_ARG2,
+		L_ARG3 };
 
-#define EMIT(insn) (out[n++] = (struct sock_filter)insn)
-	if (max < need)
-		return 0;
-	EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-	    offsetof(struct seccomp_data, arch)));
-	EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH, 1, 0));
-	EMIT(DENY(ENOSYS));
-	EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-	    offsetof(struct seccomp_data, nr)));
+	emit(&p,
+	    (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		offsetof(struct seccomp_data, arch)));
+	jump_to(&p, BPF_JEQ, NATIVE_ARCH, L_ENOSYS, false);
+	emit(&p,
+	    (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		offsetof(struct seccomp_data, nr)));
 #ifdef X32_BIT
-	EMIT(BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, X32_BIT, 0, 1));
-	EMIT(DENY(ENOSYS));
+	jump_to(&p, BPF_JGE, X32_BIT, L_ENOSYS, true);
 #endif
-	for (size_t i = 0; i < nmode; i++) {
-		/* Five instructions: not this call, on to the next rule. */
-		EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-		    (unsigned int)mode_rules[i].nr, 0, 4));
-		EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-		    ARG_LO(mode_rules[i].arg)));
-		EMIT(BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, S_ISUID | S_ISGID, 0,
-		    1));
-		EMIT(DENY(EPERM));
-		EMIT(RET(SECCOMP_RET_ALLOW));
+	{
+		struct nr_case cases[sizeof(mode_rules) / sizeof(*mode_rules) +
+		    sizeof(denied) / sizeof(*denied) + 2];
+		size_t n = 0;
+
+		for (size_t i = 0; i < sizeof(mode_rules) / sizeof(*mode_rules);
+		     i++)
+			cases[n++] = (struct nr_case){ mode_rules[i].nr,
+				arg_label[mode_rules[i].arg] };
+		for (size_t i = 0; i < sizeof(denied) / sizeof(*denied); i++)
+			cases[n++] = (struct nr_case){ denied[i], L_EPERM };
+		/* openat2's mode hides in a struct: refused, callers fall
+		 * back to openat. */
+		cases[n++] = (struct nr_case){ SYS_openat2, L_ENOSYS };
+		cases[n++] = (struct nr_case){ SYS_ioctl, L_IOCTL };
+		qsort(cases, n, sizeof(*cases), case_cmp);
+		emit_tree(&p, cases, n);
 	}
-	for (size_t i = 0; i < ndenied; i++) {
-		EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-		    (unsigned int)denied[i], 0, 1));
-		EMIT(DENY(EPERM));
+
+	for (unsigned int a = 1; a <= 3; a++) {
+		place(&p, arg_label[a]);
+		emit(&p,
+		    (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			ARG_LO(a)));
+		jump_to(&p, BPF_JSET, S_ISUID | S_ISGID, L_EPERM, true);
+		emit(&p, (struct sock_filter)RET(SECCOMP_RET_ALLOW));
 	}
-	EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat2, 0, 1));
-	EMIT(DENY(ENOSYS)); /* its mode hides in a struct: callers fall back */
-	EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ioctl, 0, 5));
-	EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(1)));
-	EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TIOCSTI, 2, 0));
-	EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TIOCLINUX, 1, 0));
-	EMIT(RET(SECCOMP_RET_ALLOW));
-	EMIT(DENY(EPERM));
-	EMIT(RET(SECCOMP_RET_ALLOW));
-#undef EMIT
-	return n;
+	/* Only the low 32 bits of the request, as the kernel compares. */
+	place(&p, L_IOCTL);
+	emit(&p,
+	    (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(1)));
+	jump_to(&p, BPF_JEQ, TIOCSTI, L_EPERM, true);
+	jump_to(&p, BPF_JEQ, TIOCLINUX, L_EPERM, true);
+	place(&p, L_ALLOW);
+	emit(&p, (struct sock_filter)RET(SECCOMP_RET_ALLOW));
+	place(&p, L_EPERM);
+	emit(&p, (struct sock_filter)DENY(EPERM));
+	place(&p, L_ENOSYS);
+	emit(&p, (struct sock_filter)DENY(ENOSYS));
+	return !p.overflow && resolve(&p) ? p.n : 0;
 #else
 	(void)out;
 	(void)max;
