@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -468,6 +469,19 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 		exec_bwrap(inv, spec->bwrap, &f, argv.v, keep, nkeep,
 		    &old_pipe);
 
+	/*
+	 * From here the launcher only waits and relays.  SCHED_BATCH keeps
+	 * its wake-ups (stage two reporting in, a signal to pass on) from
+	 * preempting the command, which the kernel tends to start on the
+	 * CPU the launcher is woken on; measured here, about 0.1 ms of each
+	 * launch.  Only this thread: bwrap has been started already.  (musl
+	 * leaves sched_setscheduler() unimplemented, hence the system call.)
+	 */
+	{
+		struct sched_param sp = { 0 };
+
+		(void)syscall(SYS_sched_setscheduler, 0, SCHED_BATCH, &sp);
+	}
 	close(f.ctrl[1]);
 	f.ctrl[1] = -1;
 	close(f.err[1]);

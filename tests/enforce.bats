@@ -535,3 +535,30 @@ _sigterm() {
 @test "SIGTERM to sbox-exec reaches the command, and sbox-exec exits with its status" {
 	each_user _sigterm
 }
+
+# Field 41 of /proc/PID/stat: the scheduling policy (0 SCHED_OTHER,
+# 3 SCHED_BATCH).
+_sched_policy() {
+	local d pid
+	d=$(scratch_dir)
+	chmod 0777 "$d"
+	cd "$d" || return 1
+	# Control: a command started without sbox-exec runs as SCHED_OTHER.
+	run usr awk '{ print $41 }' /proc/self/stat
+	assert_status 0
+	[ "$output" = 0 ]
+
+	bg usr /bin/sh -c '"$2" --rw "$1" -- /bin/sh -c '\''
+		awk "{ print \$41 }" /proc/self/stat >"$1/cmd"; sleep 30'\'' sh "$1" &
+		echo $! >"$1/sbox.pid"; wait' sh "$d" "$SBOX"
+	wait_for 10 test -s "$d/cmd"
+	pid=$(cat "$d/sbox.pid")
+	forget_bg "$pid"
+	assert_file "$d/cmd" 0
+	[ "$(awk '{ print $41 }' "/proc/$pid/stat")" = 3 ]
+	kill -TERM "$pid"
+}
+
+@test "the command keeps the normal scheduling policy; only the waiting launcher is SCHED_BATCH" {
+	each_user _sched_policy
+}
