@@ -36,15 +36,9 @@ locate_free(struct located *l)
 }
 
 /*
- * Which of the options sbox-exec may pass the bwrap behind FD knows.
- * bwrap compares each option with a string literal, so a known option is
- * in its read-only data; one scan of the file costs microseconds where
- * asking bwrap --version costs an exec.
- */
-/*
- * The options bwrap knows are whole strings in its read-only data: look
- * for "--disable-userns" and "--ro-bind-fd", NUL included so that a
- * longer option does not count, in one pass from one '-' to the next.
+ * Look in the bytes of a bwrap for "--disable-userns" and "--ro-bind-fd",
+ * NUL included so that a longer option does not count, in one pass from
+ * one '-' to the next.
  */
 static void
 scan_options(const char *map, size_t len, struct located *out)
@@ -68,6 +62,12 @@ scan_options(const char *map, size_t len, struct located *out)
 	}
 }
 
+/*
+ * Which of the options sbox-exec may pass the bwrap behind FD knows.
+ * bwrap compares each option with a string literal, so a known option is
+ * in its read-only data; one scan of the file costs microseconds where
+ * asking bwrap --version costs an exec.
+ */
 static void
 bwrap_features(int fd, struct located *out)
 {
