@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -147,6 +148,57 @@ peer_outside(int ctrl)
 	    cred.pid == 0;
 }
 
+/* Whether PATH's first line has no NUL byte: a script, not a binary the
+ * kernel does not know (which sh would try to read as commands). */
+static bool
+looks_like_text(const char *path)
+{
+	char head[128];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	for (ssize_t i = 0; i < n && head[i] != '\n'; i++)
+		if (head[i] == '\0')
+			return false;
+	return n >= 0;
+}
+
+/*
+ * Execute the file PATH with ARGV.  A file without a "#!" line that the
+ * kernel will not run (ENOEXEC) is a script for sh, as for a shell and
+ * for glibc's execvp(); musl's execvp() does not do this, so it is done
+ * here.  Returns only on failure, with errno set.
+ */
+static void
+exec_file(const char *path, char **argv)
+{
+	size_t n = 0;
+	char **sh;
+
+	execv(path, argv);
+	if (errno != ENOEXEC)
+		return;
+	if (!looks_like_text(path)) {
+		errno = ENOEXEC;
+		return;
+	}
+	while (argv[n] != NULL)
+		n++;
+	sh = calloc(n + 2, sizeof(*sh));
+	if (sh != NULL) {
+		sh[0] = (char *)"/bin/sh";
+		sh[1] = (char *)path;
+		memcpy(sh + 2, argv + 1, n * sizeof(*sh)); /* with the NULL */
+		execv("/bin/sh", sh);
+		free(sh);
+	}
+	errno = ENOEXEC;
+}
+
 /*
  * Execute ARGV[0] as a shell would look it up, and when that fails say why
  * with the exit code a shell uses: 127 when no such command exists, 126
@@ -162,7 +214,7 @@ exec_command(char **argv)
 	if (name[0] == '\0') {
 		errno = ENOENT;
 	} else if (strchr(name, '/') != NULL) {
-		execvp(name, argv);
+		exec_file(name, argv);
 		if (errno != ENOENT && errno != ENOTDIR)
 			found_errno = errno;
 	} else {
@@ -177,7 +229,7 @@ exec_command(char **argv)
 			    len ? (int)len : 1, len ? p : ".", name);
 
 			if (n > 0 && (size_t)n < sizeof(cand)) {
-				execvp(cand, argv);
+				exec_file(cand, argv);
 				if (errno == EACCES && stat(cand, &st) < 0)
 					; /* an unsearchable directory */
 				else if (errno != ENOENT && errno != ENOTDIR &&

@@ -334,6 +334,39 @@ _exit_codes() {
 	each_user _exit_codes
 }
 
+_script_without_shebang() {
+	local d
+	d=$(scratch_dir)
+	chmod 0755 "$d"
+	cd "$d" || return 1
+	printf 'echo "ran $1"\nexit 7\n' >"$d/script"
+	printf '\177ELF\002\001\001\000\000not a program\n' >"$d/binary"
+	chmod 0755 "$d/script" "$d/binary"
+
+	# Control: a shell runs the script itself, and refuses the binary.
+	run usr sh -c '"$1" arg' sh "$d/script"
+	assert_status 7
+	assert_eq "$output" "ran arg"
+
+	run sbx -- "$d/script" arg
+	assert_status 7
+	assert_eq "$output" "ran arg"
+	# Found on PATH, the same.
+	PATH=$d:/usr/bin:/bin run sbx -- script arg
+	assert_status 7
+	assert_eq "$output" "ran arg"
+	# A binary the kernel does not know is not fed to sh: 126.
+	run sbx -- "$d/binary"
+	assert_status 126
+	assert_contains "$output" "Exec format error"
+}
+
+# A file without "#!" is a script for sh, as for a shell and execvp(3),
+# whichever C library sbox-exec is built against.
+@test "a script without #! runs with /bin/sh and keeps its exit status; an unknown binary is 126" {
+	each_user _script_without_shebang
+}
+
 _not_found_unsearchable_path() {
 	local d
 	d=$(scratch_dir)
