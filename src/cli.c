@@ -177,11 +177,15 @@ set_mode(struct parser *ps, enum cli_mode mode, const struct origin *o)
 {
 	struct invocation *inv = ps->inv;
 
-	/* --help and --version win over everything, as in GNU tools. */
+	/*
+	 * --help and --version act where they stand, as in GNU tools: a
+	 * usage error before them is reported, nothing after them counts.
+	 */
 	if (inv->mode == MODE_HELP || inv->mode == MODE_VERSION)
 		return;
 	if (mode == MODE_HELP || mode == MODE_VERSION) {
-		inv->mode = mode;
+		if (inv->err.detail == NULL)
+			inv->mode = mode;
 		return;
 	}
 	if (ps->mode_set && inv->mode != mode) {
@@ -854,10 +858,12 @@ check_chdir(struct parser *ps)
 }
 
 /* A command-line option kept for after the policy files. */
+/* An option to apply after the files, or (id 0) a usage error, in order. */
 struct deferred {
 	int id;
 	const char *value;
 	const char *value2;
+	char *error;
 };
 
 static void
@@ -865,8 +871,19 @@ defer(struct deferred **v, size_t *n, int id, const char *value,
     const char *value2)
 {
 	*v = xreallocarray(*v, *n + 1, sizeof(**v));
-	(*v)[*n] = (struct deferred){ id, value, value2 };
+	(*v)[*n] = (struct deferred){ id, value, value2, NULL };
 	(*n)++;
+}
+
+static void SBOX_PRINTF(3, 4)
+    defer_error(struct deferred **v, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	defer(v, n, 0, NULL, NULL);
+	va_start(ap, fmt);
+	(*v)[*n - 1].error = xvasprintf(fmt, ap);
+	va_end(ap);
 }
 
 int
@@ -901,28 +918,31 @@ cli_parse(struct invocation *inv, int argc, char **argv)
 
 		if (c == '?') {
 			/* getopt sets optopt to a long option's value when
-			 * it was given a value it does not take. */
-			if (optopt >= 256 || (optopt != 0 && bad[1] == '-'))
-				fail(&ps, &cmdline,
-				    "option '%s' takes no "
-				    "value",
-				    bad);
+			 * it was given one ("--quiet=1"); a short option
+			 * unknown inside a cluster leaves BAD at the word
+			 * before it. */
+			if (optopt >= 256 ||
+			    (optopt != 0 && strncmp(bad, "--", 2) == 0 &&
+				strchr(bad, '=') != NULL))
+				defer_error(&later, &nlater,
+				    "option '%s' takes no value", bad);
 			else if (optopt != 0)
-				fail(&ps, &cmdline, "unknown option '-%c'",
-				    optopt);
+				defer_error(&later, &nlater,
+				    "unknown option '-%c'", optopt);
 			else
-				fail(&ps, &cmdline, "unknown option '%s'", bad);
+				defer_error(&later, &nlater,
+				    "unknown option '%s'", bad);
 			continue;
 		}
 		if (c == ':') {
-			fail(&ps, &cmdline, "option '%s' needs a value", bad);
+			defer_error(&later, &nlater,
+			    "option '%s' needs a value", bad);
 			continue;
 		}
 		if (c == OPT_SETENV) {
 			if (optind >= argc) {
-				fail(&ps, &cmdline,
-				    "--setenv needs NAME and "
-				    "VALUE");
+				defer_error(&later, &nlater,
+				    "--setenv needs NAME and VALUE");
 				continue;
 			}
 			defer(&later, &nlater, c, optarg, argv[optind++]);
@@ -934,11 +954,18 @@ cli_parse(struct invocation *inv, int argc, char **argv)
 		else
 			defer(&later, &nlater, c, optarg, NULL);
 	}
-	for (size_t i = 0; i < nlater; i++)
-		apply_option(&ps, later[i].id, later[i].value, later[i].value2,
-		    &cmdline);
+	for (size_t i = 0; i < nlater; i++) {
+		if (later[i].error != NULL) {
+			fail(&ps, &cmdline, "%s", later[i].error);
+			free(later[i].error);
+		} else {
+			apply_option(&ps, later[i].id, later[i].value,
+			    later[i].value2, &cmdline);
+		}
+	}
 	free(later);
-	inv->command = argv + optind;
+	/* musl leaves optind past argc after a value missing at the end. */
+	inv->command = argv + (optind < argc ? optind : argc);
 
 	env_bwrap = getenv("SBOX_EXEC_BWRAP");
 	if (inv->bwrap == NULL && env_bwrap != NULL && env_bwrap[0] != '\0')

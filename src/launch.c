@@ -254,8 +254,9 @@ print_argv(FILE *out, char *const *argv)
 	fprintf(out, "%s\n", b.s);
 }
 
-/* --print: the sandbox for the user's command, as a shell line. */
-int
+/* --print: the sandbox for the user's command, as a shell line (the
+ * caller flushes stdout and checks it). */
+void
 launch_print(const struct invocation *inv, const struct located *bw)
 {
 	cleanup_strv struct strv argv = { 0 };
@@ -274,7 +275,6 @@ launch_print(const struct invocation *inv, const struct located *bw)
 		fds[i] = 3 + (int)i;
 	bwargv_build(&inv->policy, &in, &argv);
 	print_argv(stdout, argv.v);
-	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : -1;
 }
 
 /* The child: become bwrap with exactly the descriptors it needs. */

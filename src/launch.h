@@ -31,6 +31,6 @@ struct launch_spec {
 };
 
 int launch_sandbox(const struct launch_spec *, int *, struct sbox_error *);
-int launch_print(const struct invocation *, const struct located *);
+void launch_print(const struct invocation *, const struct located *);
 
 #endif

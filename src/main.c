@@ -31,7 +31,27 @@ struct reporter {
 	const struct located *bw;
 	const char *bwrap;
 	bool sent;
+	bool stdout_failed; /* --check --json could not write its line */
 };
+
+/*
+ * Flush stdout and say so on stderr when what was written to it did not
+ * arrive (a closed pipe, a full disk).  musl forgets a failed write once
+ * its buffer is gone: ferror() remembers it.
+ */
+static int
+flush_stdout(void)
+{
+	int e;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	e = errno;
+	fprintf(stderr, "sbox-exec: cannot write to standard output%s%s\n",
+	    e ? ": " : "", e ? strerror(e) : "");
+	return -1;
+}
 
 static void
 warn_delivery(const struct invocation *inv, const char *where, int e)
@@ -81,7 +101,8 @@ report(struct reporter *r, const struct status_report *sr)
 	(void)sigaction(SIGPIPE, &old, NULL);
 	if (inv->json && inv->mode == MODE_CHECK) {
 		fputs(line, stdout);
-		fflush(stdout);
+		if (flush_stdout() < 0)
+			r->stdout_failed = true;
 	}
 }
 
@@ -184,11 +205,7 @@ main(int argc, char **argv)
 		else
 			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 		cli_free(&inv);
-		/* musl forgets a failed write once its buffer is gone:
-		 * ferror() remembers it. */
-		return fflush(stdout) == 0 && !ferror(stdout) ?
-		    0 :
-		    SBOX_EXIT_REFUSED;
+		return flush_stdout() == 0 ? 0 : SBOX_EXIT_REFUSED;
 	}
 	open_sockets(&rep, &inv);
 	if (inv.err.detail != NULL)
@@ -203,7 +220,8 @@ main(int argc, char **argv)
 	rep.bw = &bw;
 
 	if (inv.mode == MODE_PRINT) {
-		code = launch_print(&inv, &bw) == 0 ? 0 : SBOX_EXIT_REFUSED;
+		launch_print(&inv, &bw);
+		code = flush_stdout() == 0 ? 0 : SBOX_EXIT_REFUSED;
 		locate_free(&bw);
 		cli_free(&inv);
 		free(rep.sockets);
@@ -222,6 +240,9 @@ main(int argc, char **argv)
 			spec.has_channels = true;
 	if (launch_sandbox(&spec, &code, &err) < 0)
 		refuse(&rep, &err);
+	/* --check --json: the answer is the line on stdout. */
+	if (rep.stdout_failed)
+		code = SBOX_EXIT_REFUSED;
 	locate_free(&bw);
 	cli_free(&inv);
 	free(rep.sockets);

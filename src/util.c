@@ -101,17 +101,24 @@ xstrndup(const char *s, size_t n)
 }
 
 char *
+xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		xdie_oom();
+	return s;
+}
+
+char *
 xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
-	int r;
 
 	va_start(ap, fmt);
-	r = vasprintf(&s, fmt, ap);
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (r < 0)
-		xdie_oom();
 	return s;
 }
 
@@ -221,11 +228,6 @@ buf_steal(struct buf *b)
 	return s;
 }
 
-/*
- * Make PATH absolute against CWD and normalise it lexically: "." and empty
- * components go, ".." drops the previous component.  Symlinks are left for
- * the caller to resolve on the host; this is the path the sandbox shows.
- */
 /* "DIR/NAME": no formatting, and no doubled slash when DIR is "/". */
 char *
 util_path_join(const char *dir, const char *name)
@@ -242,6 +244,11 @@ util_path_join(const char *dir, const char *name)
 	return s;
 }
 
+/*
+ * Make PATH absolute against CWD and normalise it lexically: "." and empty
+ * components go, ".." drops the previous component.  Symlinks are left for
+ * the caller to resolve on the host; this is the path the sandbox shows.
+ */
 char *
 util_path_absolute(const char *path, const char *cwd)
 {

@@ -37,6 +37,7 @@ void *xreallocarray(void *, size_t, size_t);
 char *xstrdup(const char *);
 char *xstrndup(const char *, size_t);
 char *xasprintf(const char *, ...) SBOX_PRINTF(1, 2);
+char *xvasprintf(const char *, va_list) SBOX_PRINTF(1, 0);
 
 /* A NULL-terminated vector of owned strings. */
 struct strv {

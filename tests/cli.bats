@@ -348,10 +348,42 @@ bad_value() {
 	done
 }
 
-@test "--help wins over a bad option, as in GNU tools" {
+@test "--help acts where it stands, as in GNU tools: a bad option after it is ignored, one before it reported" {
 	run --separate-stderr "$SBOX_EXEC" --help --fs=bogus
 	assert_status 0
 	assert_contains "$output" "Usage:"
+	run --separate-stderr "$SBOX_EXEC" --help --no-such-option
+	assert_status 0
+	assert_contains "$output" "Usage:"
+
+	run --separate-stderr "$SBOX_EXEC" --no-such-option --help
+	assert_status 125
+	assert_eq "$output" ""
+	assert_contains "$stderr" "sbox-exec: unknown option '--no-such-option'"
+	run --separate-stderr "$SBOX_EXEC" --fs=bogus --version
+	assert_status 125
+	assert_eq "$output" ""
+	assert_contains "$stderr" "--fs"
+}
+
+@test "a short option unknown inside a cluster is named itself, not the word before" {
+	run --separate-stderr "$SBOX_EXEC" --net -xq -- true
+	assert_status 125
+	assert_eq "$stderr" "sbox-exec: unknown option '-x'"
+	run --separate-stderr "$SBOX_EXEC" --quiet=1 -- true
+	assert_status 125
+	assert_eq "$stderr" "sbox-exec: option '--quiet=1' takes no value"
+}
+
+@test "--help, --version, --print and --check --json with stdout full: 125 and a message" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	local a
+	for a in --help --version "--print -- true" "--check --json"; do
+		# shellcheck disable=SC2086 # the options are split on purpose
+		run bash -c '"$1" '"$a"' >/dev/full' bash "$SBOX_EXEC"
+		assert_status 125
+		assert_contains "$output" "sbox-exec: cannot write to standard output"
+	done
 }
 
 @test "--version and -V: exit 0, name and version on stdout, nothing on stderr" {
@@ -363,13 +395,6 @@ bad_value() {
 	assert_status 0
 	assert_eq "$stderr" ""
 	[[ $output =~ ^sbox-exec\ [0-9] ]]
-}
-
-@test "--help with stdout full: a failure exit, not 0" {
-	[ -w /dev/full ] || skip "no /dev/full"
-	run bash -c '"$1" --help >/dev/full' bash "$SBOX_EXEC"
-	[ "$status" -ne 0 ]
-	[ "$status" -lt 128 ]
 }
 
 # The internal entry point of stage two is no way to run a command outside
