@@ -126,7 +126,7 @@ struct prog {
 		size_t insn;
 		enum label to;
 		bool jt;
-	} fix[32];
+	} fix[32]; /* one per jump to a label: 24 on x86_64 */
 	size_t nfix;
 	bool overflow;
 };
@@ -233,8 +233,10 @@ resolve(struct prog *p)
  * Write the program into OUT (room for MAX instructions); returns its
  * length, or 0 when it does not fit or the architecture is unknown.
  * Short on purpose: installing a filter costs time in proportion to its
- * length, on every launch.  Every call but the few named goes through
- * one comparison per rule and is allowed.
+ * length, on every launch.  Every call but the few named takes a few
+ * comparisons down the search tree and is allowed.  A table that cannot
+ * be built (a mode argument out of range, a call listed twice, more
+ * jumps than the fix-up list holds) gives 0, and the launch is refused.
  */
 size_t
 seccomp_build(struct sock_filter *out, size_t max)
@@ -261,9 +263,12 @@ seccomp_build(struct sock_filter *out, size_t max)
 		size_t n = 0;
 
 		for (size_t i = 0; i < sizeof(mode_rules) / sizeof(*mode_rules);
-		     i++)
+		     i++) {
+			if (mode_rules[i].arg < 1 || mode_rules[i].arg > 3)
+				return 0;
 			cases[n++] = (struct nr_case){ mode_rules[i].nr,
 				arg_label[mode_rules[i].arg] };
+		}
 		for (size_t i = 0; i < sizeof(denied) / sizeof(*denied); i++)
 			cases[n++] = (struct nr_case){ denied[i], L_EPERM };
 		/* openat2's mode hides in a struct: refused, callers fall
@@ -271,6 +276,9 @@ seccomp_build(struct sock_filter *out, size_t max)
 		cases[n++] = (struct nr_case){ SYS_openat2, L_ENOSYS };
 		cases[n++] = (struct nr_case){ SYS_ioctl, L_IOCTL };
 		qsort(cases, n, sizeof(*cases), case_cmp);
+		for (size_t i = 1; i < n; i++)
+			if (cases[i].nr == cases[i - 1].nr)
+				return 0; /* which rule would win is unclear */
 		emit_tree(&p, cases, n);
 	}
 

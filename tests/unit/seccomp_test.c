@@ -147,6 +147,10 @@ main(void)
 		}
 	}
 	ok(all, "every other call from 0 to 1023 is allowed");
+	ok(call(prog, n, 0x3fffffff, 1, 06777) == ALLOW,
+	    "the highest number below the x32 bit: allowed");
+	ok(call(prog, n, -1, 0, 0) == ERRNO(ENOSYS),
+	    "call number -1 (the x32 bit set): ENOSYS");
 #else
 	ok(1, "# SKIP the filter is checked on x86_64 only");
 #endif
