@@ -112,7 +112,6 @@ enum label {
 	L_ARG2,
 	L_ARG3,
 	L_IOCTL,
-	L_ALLOW,
 	L_EPERM,
 	L_ENOSYS,
 	NLABELS
@@ -296,7 +295,6 @@ seccomp_build(struct sock_filter *out, size_t max)
 	    (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(1)));
 	jump_to(&p, BPF_JEQ, TIOCSTI, L_EPERM, true);
 	jump_to(&p, BPF_JEQ, TIOCLINUX, L_EPERM, true);
-	place(&p, L_ALLOW);
 	emit(&p, (struct sock_filter)RET(SECCOMP_RET_ALLOW));
 	place(&p, L_EPERM);
 	emit(&p, (struct sock_filter)DENY(EPERM));
