@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "grant.h"
 #include "protect.h"
 #include "util.h"
 
@@ -32,6 +33,7 @@
 #define MAX_POLICY_BYTES (1 << 20)
 #define MAX_KEEP_FDS 1000    /* stage two takes them as one argument */
 #define MAX_POLICY_FILES 256 /* includes, counted over the whole parse */
+#define N_ANCHORS 3
 
 enum opt_id {
 	OPT_FS = 256,
@@ -116,7 +118,11 @@ struct parser {
 	size_t depth;
 	int nfiles;
 	bool mode_set;
+	char *anchors[3]; /* for grants from files: cwd and both homes */
+	bool anchors_set;
 };
+
+static char *passwd_home(uid_t);
 
 static int apply_option(struct parser *, int, const char *, const char *,
     const struct origin *);
@@ -196,12 +202,73 @@ set_mode(struct parser *ps, enum cli_mode mode, const struct origin *o)
 	ps->mode_set = true;
 }
 
+/* Where a grant from a policy file may not pass a symlink: below the
+ * working directory and below either home directory. */
+static const char *const *
+grant_anchors(struct parser *ps)
+{
+	if (!ps->anchors_set) {
+		const char *home = getenv("HOME");
+		cleanup_free char *pw = passwd_home(getuid());
+
+		ps->anchors[0] = xstrdup(ps->inv->policy.cwd);
+		if (home != NULL && home[0] == '/')
+			ps->anchors[1] = util_path_absolute(home, "/");
+		if (pw != NULL && pw[0] == '/')
+			ps->anchors[2] = util_path_absolute(pw, "/");
+		ps->anchors_set = true;
+	}
+	return (const char *const *)ps->anchors;
+}
+
+/*
+ * The host path a grant names: as the shell would resolve it when typed,
+ * without passing a planted symlink when it came from a policy file.
+ * NULL when there is nothing to grant (a -try skipped, or an error
+ * recorded).
+ */
+static char *
+grant_source(struct parser *ps, int id, const char *value, const char *abs,
+    const struct origin *o)
+{
+	bool try = id == OPT_RO_TRY || id == OPT_RW_TRY;
+	char *src = NULL;
+
+	if (o->file == NULL || id == OPT_HIDE) {
+		src = realpath(value, NULL);
+		/* Nothing to hide where nothing is. */
+		if (src == NULL && !try && !(id == OPT_HIDE && errno == ENOENT))
+			fail(ps, o, "--%s: %s: %s", opt_name(id), value,
+			    strerror(errno));
+		return src;
+	}
+	switch (grant_resolve(abs, grant_anchors(ps), N_ANCHORS, &src)) {
+	case GRANT_OK:
+		return src;
+	case GRANT_LINK:
+		if (!try)
+			fail(ps, o,
+			    "--%s: %s passes through a symlink, which a grant "
+			    "from a policy file does not follow; name the "
+			    "place it leads to on the command line",
+			    opt_name(id), value);
+		break;
+	case GRANT_MISSING:
+	case GRANT_ERROR:
+		if (!try)
+			fail(ps, o, "--%s: %s: %s", opt_name(id), value,
+			    strerror(errno));
+		break;
+	}
+	free(src);
+	return NULL;
+}
+
 /* --ro, --rw, --hide, the -try forms and --allow-socket. */
 static void
 add_path(struct parser *ps, int id, const char *value, const struct origin *o)
 {
 	struct policy *p = &ps->inv->policy;
-	bool try = id == OPT_RO_TRY || id == OPT_RW_TRY;
 	cleanup_free char *dest = NULL, *src = NULL;
 	struct mount *m;
 	struct stat st;
@@ -210,10 +277,16 @@ add_path(struct parser *ps, int id, const char *value, const struct origin *o)
 		fail(ps, o, "--%s: empty path", opt_name(id));
 		return;
 	}
-	if (stat(value, &st) < 0) {
-		/* Nothing to hide where nothing is. */
-		if (try || (id == OPT_HIDE && errno == ENOENT))
-			return;
+	/*
+	 * The mount goes where the links lead: bwrap cannot create a mount
+	 * point below a symlink, and the path as given still leads there
+	 * through the same links, which the sandbox shows too.
+	 */
+	dest = util_path_absolute(value, p->cwd);
+	src = grant_source(ps, id, value, dest, o);
+	if (src == NULL)
+		return;
+	if (stat(src, &st) < 0) {
 		fail(ps, o, "--%s: %s: %s", opt_name(id), value,
 		    strerror(errno));
 		return;
@@ -222,18 +295,6 @@ add_path(struct parser *ps, int id, const char *value, const struct origin *o)
 		fail(ps, o, "--allow-socket: %s: not a unix socket", value);
 		return;
 	}
-	src = realpath(value, NULL);
-	if (src == NULL) {
-		fail(ps, o, "--%s: %s: %s", opt_name(id), value,
-		    strerror(errno));
-		return;
-	}
-	/*
-	 * The mount goes where the links lead: bwrap cannot create a mount
-	 * point below a symlink, and the path as given still leads there
-	 * through the same links, which the sandbox shows too.
-	 */
-	dest = util_path_absolute(value, p->cwd);
 	switch (id) {
 	case OPT_RW:
 	case OPT_RW_TRY:
@@ -250,6 +311,7 @@ add_path(struct parser *ps, int id, const char *value, const struct origin *o)
 		    NULL);
 		break;
 	}
+	m->from_file = o->file != NULL;
 	if (strcmp(dest, src) != 0)
 		m->given = steal_pointer(&dest);
 }
@@ -964,6 +1026,8 @@ cli_parse(struct invocation *inv, int argc, char **argv)
 		}
 	}
 	free(later);
+	for (size_t i = 0; i < N_ANCHORS; i++)
+		free(ps.anchors[i]);
 	/* musl leaves optind past argc after a value missing at the end. */
 	inv->command = argv + (optind < argc ? optind : argc);
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -21,6 +22,7 @@
 #include "launch.h"
 #include "locate.h"
 #include "sbox.h"
+#include "protect.h"
 #include "stage2.h"
 #include "status.h"
 #include "util.h"
@@ -107,6 +109,37 @@ report(struct reporter *r, const struct status_report *sr)
 }
 
 static void
+warn_git_change(void *ctx, const char *path)
+{
+	(void)ctx;
+	fprintf(stderr,
+	    "sbox-exec: warning: the command changed %s, where git finds "
+	    "programs to run; review it before using git there\n",
+	    path);
+}
+
+/*
+ * After the run: say which git metadata in a writable grant the command
+ * changed (a .git it created, a hook, a redirect).  Not a protection in
+ * itself: what git must not take from the sandbox is read-only already
+ * (see HOST PROTECTION in the manual page).
+ */
+static void
+audit_git(const struct invocation *inv, const struct timespec *start)
+{
+	struct protect_env env = { .homes = { getenv("HOME"), NULL } };
+
+	if (inv->verbosity < 0)
+		return;
+	if (!protect_audit_git(&inv->policy, &env, start, warn_git_change,
+		NULL) &&
+	    inv->verbosity > 0)
+		fprintf(stderr,
+		    "sbox-exec: the writable directories are too large "
+		    "to look through for changed git metadata\n");
+}
+
+static void
 on_ready(void *ctx, pid_t pid)
 {
 	struct reporter *r = ctx;
@@ -172,6 +205,7 @@ main(int argc, char **argv)
 	struct located bw = { .fd = -1 };
 	struct sbox_error err = { 0 };
 	struct launch_spec spec;
+	struct timespec start;
 	pid_t ppid;
 	int code;
 
@@ -238,8 +272,12 @@ main(int argc, char **argv)
 	for (size_t i = 0; i < inv.nstatus_sockets; i++)
 		if (rep.sockets[i] >= 0)
 			spec.has_channels = true;
+	/* The clock file times come from: nothing changed later is older. */
+	clock_gettime(CLOCK_REALTIME_COARSE, &start);
 	if (launch_sandbox(&spec, &code, &err) < 0)
 		refuse(&rep, &err);
+	if (inv.mode == MODE_RUN)
+		audit_git(&inv, &start);
 	/* --check --json: the answer is the line on stdout. */
 	if (rep.stdout_failed)
 		code = SBOX_EXIT_REFUSED;

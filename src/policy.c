@@ -79,6 +79,7 @@ add_mount(struct policy *p, enum mount_kind kind, const char *dest,
 	m->seq = (by_user ? SEQ_USER : 0) + p->nmounts;
 	m->protection = !by_user && !mount_is_base(kind);
 	m->given = NULL;
+	m->from_file = false;
 	p->nmounts++;
 	return m;
 }

@@ -39,6 +39,7 @@ struct mount {
 	size_t seq;	 /* order given, to break ties between equals */
 	bool protection; /* a host-protection default, not asked for */
 	char *given;	 /* as the user wrote it, when a link led away */
+	bool from_file;	 /* a grant read from a policy file, not typed */
 };
 
 enum env_kind {

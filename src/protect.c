@@ -8,11 +8,13 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "protect.h"
@@ -186,6 +188,251 @@ plan_git_dir(struct plan *pl, const char *dir, int depth)
 	}
 }
 
+/* Include files followed from one configuration file, at the most. */
+#define GIT_INCLUDE_DEPTH 4
+/* Subdirectories of a writable grant looked into for a repository. */
+#define GIT_SUBDIRS_MAX 256
+
+/* VALUE of a git configuration line, unquoted, comment cut: in place. */
+static char *
+git_config_value(char *v)
+{
+	char *out, *r;
+	bool quoted = false;
+
+	v += strspn(v, " \t");
+	for (r = v, out = v; *r != '\0' && *r != '\n' && *r != '\r'; r++) {
+		if (*r == '"') {
+			quoted = !quoted;
+			continue;
+		}
+		if (!quoted && (*r == '#' || *r == ';'))
+			break;
+		if (*r == '\\' && r[1] != '\0')
+			r++;
+		*out++ = *r;
+	}
+	while (out > v && (out[-1] == ' ' || out[-1] == '\t'))
+		out--;
+	*out = '\0';
+	return v;
+}
+
+/* PATH as git reads a path setting: "~/" is HOME, a relative one is
+ * taken from BASE. */
+static char *
+git_config_path(const char *path, const char *base, const char *home)
+{
+	if (path[0] == '\0')
+		return NULL;
+	if (path[0] == '~' && path[1] == '/') {
+		if (home == NULL || home[0] != '/')
+			return NULL;
+		return util_path_absolute(path + 2, home);
+	}
+	return util_path_absolute(path, base);
+}
+
+/*
+ * The places git takes code or configuration from that FILE names:
+ * core.hooksPath (relative to TOP, the work tree) and the files of
+ * include.path and includeIf.*.path (relative to FILE's directory, and
+ * followed DEPTH deep).  Read-only where they lie in a writable grant,
+ * like .git/hooks.  A minimal reading of git's syntax: sections, keys
+ * case-insensitive, quotes and comments.
+ */
+static void
+plan_git_config(struct plan *pl, const char *file, const char *top,
+    const char *home, int depth)
+{
+	cleanup_free char *dir = NULL;
+	char line[PATH_MAX + 64], section[32] = "";
+	FILE *f;
+
+	if (depth < 0 || (f = fopen(file, "re")) == NULL)
+		return;
+	dir = util_path_absolute("..", file);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		char *s = line + strspn(line, " \t"), *key, *eq;
+		cleanup_free char *target = NULL;
+		size_t n;
+
+		if (*s == '[') {
+			n = strcspn(s + 1, " \t\".]");
+			if (n >= sizeof(section))
+				n = sizeof(section) - 1;
+			for (size_t i = 0; i < n; i++)
+				section[i] = (char)tolower(
+				    (unsigned char)s[1 + i]);
+			section[n] = '\0';
+			s = strchr(s, ']');
+			if (s == NULL)
+				continue;
+			s += 1 + strspn(s + 1, " \t");
+		}
+		key = s;
+		eq = strchr(key, '=');
+		if (eq == NULL)
+			continue;
+		n = strcspn(key, " \t=");
+		if (n == 9 && strcmp(section, "core") == 0 &&
+		    strncasecmp(key, "hookspath", 9) == 0) {
+			target = git_config_path(git_config_value(eq + 1), top,
+			    home);
+			plan_add(pl, WANT_READONLY, steal_pointer(&target));
+		} else if (n == 4 && strncasecmp(key, "path", 4) == 0 &&
+		    (strcmp(section, "include") == 0 ||
+			strcmp(section, "includeif") == 0)) {
+			target = git_config_path(git_config_value(eq + 1), dir,
+			    home);
+			if (target == NULL)
+				continue;
+			plan_git_config(pl, target, top, home, depth - 1);
+			plan_add(pl, WANT_READONLY, steal_pointer(&target));
+		}
+	}
+	fclose(f);
+}
+
+/* The user's and the system's git configuration, and what they include. */
+static const char *const git_global_files[] = {
+	"/etc/gitconfig",
+	"~/.gitconfig",
+	"~/.config/git/config",
+};
+
+/*
+ * Configuration that git reads for every repository: a writable home must
+ * not let the command set core.fsmonitor for all of them.
+ */
+static void
+plan_git_globals(struct plan *pl, const struct protect_env *env)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+
+	for (size_t h = 0; h < 2; h++) {
+		const char *home = env->homes[h];
+
+		if (home == NULL || home[0] != '/')
+			continue;
+		plan_add(pl, WANT_READONLY, util_path_join(home, ".gitconfig"));
+		plan_add(pl, WANT_READONLY,
+		    util_path_absolute(".config/git", home));
+	}
+	if (xdg != NULL && xdg[0] == '/')
+		plan_add(pl, WANT_READONLY, util_path_join(xdg, "git"));
+}
+
+/* The configuration files of the git directory DIR (and its common one). */
+static void
+plan_repo_configs(struct plan *pl, const char *dir, const char *top,
+    const struct protect_env *env)
+{
+	static const char *const files[] = { "config", "config.worktree" };
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	cleanup_free char *common_file = util_path_join(dir, "commondir");
+	cleanup_free char *common = git_pointer(common_file, dir);
+	const char *home = env->homes[0] ? env->homes[0] : env->homes[1];
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++) {
+		cleanup_free char *a = util_path_join(dir, files[i]);
+		cleanup_free char *b = common ?
+		    util_path_join(common, files[i]) :
+		    NULL;
+
+		plan_git_config(pl, a, top, home, GIT_INCLUDE_DEPTH);
+		if (b != NULL)
+			plan_git_config(pl, b, top, home, GIT_INCLUDE_DEPTH);
+	}
+	for (size_t i = 0;
+	     i < sizeof(git_global_files) / sizeof(*git_global_files); i++) {
+		cleanup_free char *g = NULL;
+
+		if (strncmp(git_global_files[i], "~/", 2) != 0)
+			g = xstrdup(git_global_files[i]);
+		else if (home != NULL && home[0] == '/')
+			g = util_path_absolute(git_global_files[i] + 2, home);
+		if (g != NULL)
+			plan_git_config(pl, g, top, home, GIT_INCLUDE_DEPTH);
+	}
+	if (xdg != NULL && xdg[0] == '/') {
+		cleanup_free char *g = util_path_join(xdg, "git/config");
+
+		plan_git_config(pl, g, top, home, GIT_INCLUDE_DEPTH);
+	}
+}
+
+/*
+ * A repository whose work tree is TOP.  Its whole .git directory is
+ * read-only unless the user granted TOP/.git by name: then what git runs
+ * or reads as configuration stays read-only inside it, as before, and
+ * .git is bound onto itself so that it cannot be renamed away.
+ */
+static void
+plan_repo(struct plan *pl, const struct policy *p,
+    const struct protect_env *env, const char *top)
+{
+	cleanup_free char *git = util_path_join(top, ".git");
+	cleanup_free char *dir = NULL;
+	struct stat st;
+
+	if (lstat(git, &st) < 0)
+		return;
+	if (S_ISDIR(st.st_mode)) {
+		if (policy_user_named(p, git)) {
+			plan_add(pl, WANT_PIN, xstrdup(git));
+			plan_git_dir(pl, git, GIT_DEPTH);
+		} else {
+			plan_add(pl, WANT_READONLY, xstrdup(git));
+		}
+		dir = xstrdup(git);
+	} else if (S_ISREG(st.st_mode)) {
+		/* A worktree or submodule: "gitdir: PATH". */
+		dir = git_pointer(git, top);
+		plan_add(pl, WANT_READONLY, xstrdup(git));
+		if (dir != NULL && !policy_user_named(p, dir)) {
+			cleanup_free char *cf = util_path_join(dir,
+			    "commondir");
+			cleanup_free char *common = git_pointer(cf, dir);
+
+			plan_add(pl, WANT_READONLY, xstrdup(dir));
+			if (common != NULL && !policy_user_named(p, common))
+				plan_add(pl, WANT_READONLY,
+				    steal_pointer(&common));
+		} else if (dir != NULL) {
+			plan_git_dir(pl, dir, GIT_DEPTH);
+		}
+	}
+	if (dir != NULL)
+		plan_repo_configs(pl, dir, top, env);
+}
+
+/* A writable grant TOP: a repository at its top, and in the directories
+ * right below it (a tree of projects), up to GIT_SUBDIRS_MAX of them. */
+static void
+plan_repos_in(struct plan *pl, const struct policy *p,
+    const struct protect_env *env, const char *top)
+{
+	DIR *d;
+	struct dirent *e;
+	size_t seen = 0;
+
+	plan_repo(pl, p, env, top);
+	d = opendir(top);
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL && seen < GIT_SUBDIRS_MAX) {
+		cleanup_free char *sub = NULL;
+
+		if (e->d_type != DT_DIR || e->d_name[0] == '.')
+			continue;
+		seen++;
+		sub = util_path_join(top, e->d_name);
+		plan_repo(pl, p, env, sub);
+	}
+	closedir(d);
+}
+
 /* Everything we would like to protect, before looking at the policy. */
 static void
 plan_defaults(struct plan *pl, const struct policy *p,
@@ -228,29 +475,97 @@ plan_defaults(struct plan *pl, const struct policy *p,
 			plan_add(pl, WANT_HIDE,
 			    realpath(env->status_sockets[i], NULL));
 
-	/* Hooks and config of a repository at the top of a writable dir. */
+	plan_git_globals(pl, env);
+	/* Repositories at the top of a writable dir, and just below it. */
 	for (size_t i = 0; i < p->nmounts; i++) {
 		const struct mount *m = &p->mounts[i];
-		cleanup_free char *git = NULL;
 
-		if (m->kind != MOUNT_RW || m->protection)
-			continue;
-		git = util_path_join(m->dest, ".git");
-		if (lstat(git, &st) < 0)
-			continue;
-		if (S_ISDIR(st.st_mode)) {
-			/* A mount point cannot be renamed away and replaced. */
-			plan_add(pl, WANT_PIN, xstrdup(git));
-			plan_git_dir(pl, git, GIT_DEPTH);
-		} else if (S_ISREG(st.st_mode)) {
-			/* A worktree or submodule: "gitdir: PATH". */
-			cleanup_free char *dir = git_pointer(git, m->dest);
-
-			plan_add(pl, WANT_READONLY, xstrdup(git));
-			if (dir != NULL)
-				plan_git_dir(pl, dir, GIT_DEPTH);
-		}
+		if (m->kind == MOUNT_RW && !m->protection)
+			plan_repos_in(pl, p, env, m->dest);
 	}
+}
+
+/* Whether PATH is one of the status sockets, masked but not a store. */
+static bool
+is_status_socket(const struct protect_env *env, const char *path)
+{
+	for (size_t i = 0; i < env->nstatus_sockets; i++) {
+		cleanup_free char *s = NULL;
+
+		if (env->status_sockets[i][0] == '@')
+			continue;
+		s = realpath(env->status_sockets[i], NULL);
+		if (s != NULL && strcmp(s, path) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * What a grant M would open up that only a typed path may: the whole
+ * host, a home directory, or a directory holding a masked place.  NULL
+ * when nothing of the kind; otherwise a description to free.
+ */
+static char *
+wide_grant(const struct mount *m, const struct plan *pl,
+    const struct protect_env *env)
+{
+	if (strcmp(m->dest, "/") == 0)
+		return xstrdup("the whole file system");
+	for (size_t h = 0; h < 2; h++) {
+		cleanup_free char *home = NULL;
+
+		if (env->homes[h] == NULL || env->homes[h][0] != '/')
+			continue;
+		home = realpath(env->homes[h], NULL);
+		if (home != NULL && strcmp(home, m->dest) == 0)
+			return xstrdup("a home directory");
+	}
+	for (size_t i = 0; i < pl->n; i++) {
+		const struct candidate *c = &pl->v[i];
+		struct stat st;
+
+		if (c->want == WANT_HIDE && strcmp(c->path, m->dest) != 0 &&
+		    util_path_within(c->path, m->dest) &&
+		    lstat(c->path, &st) == 0 && !is_status_socket(env, c->path))
+			return xasprintf(
+			    "a directory that holds the protected %s", c->path);
+	}
+	return NULL;
+}
+
+/*
+ * A grant that reaches that far is honoured only when its exact path was
+ * typed on the command line: not from a policy file or profile, and not
+ * through a symlink that led there.
+ */
+static int
+check_wide_grants(const struct policy *p, const struct plan *pl,
+    const struct protect_env *env, struct sbox_error *err)
+{
+	for (size_t i = 0; i < p->nmounts; i++) {
+		const struct mount *m = &p->mounts[i];
+		cleanup_free char *what = NULL;
+
+		if ((m->kind != MOUNT_RO && m->kind != MOUNT_RW) ||
+		    m->protection || (!m->from_file && m->given == NULL))
+			continue;
+		what = wide_grant(m, pl, env);
+		if (what == NULL)
+			continue;
+		if (m->from_file)
+			sbox_error_set(err, SBOX_INVALID_POLICY,
+			    "a policy file grants %s, %s; only a path typed "
+			    "on the command line may grant that much",
+			    m->dest, what);
+		else
+			sbox_error_set(err, SBOX_INVALID_POLICY,
+			    "%s leads through a symlink to %s, %s; name %s "
+			    "itself to grant it",
+			    m->given, m->dest, what, m->dest);
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -266,6 +581,7 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 	enum mount_kind *kind;
 
 	plan_defaults(&pl, p, env);
+	(void)check_wide_grants(p, &pl, env, err);
 	kind = xcalloc(pl.n, sizeof(*kind));
 	for (size_t i = 0; i < pl.n; i++) {
 		const struct candidate *c = &pl.v[i];
@@ -332,4 +648,168 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 	free(kind);
 	free(pl.v);
 	return err->detail == NULL ? 0 : -1;
+}
+
+/* The after-run audit of git metadata in writable grants. */
+struct audit {
+	struct timespec start;
+	size_t budget; /* directory entries still to look at */
+	const struct protect_env *env;
+	protect_report_fn report;
+	void *ctx;
+};
+
+/*
+ * How far the audit looks for repositories below a writable grant: this
+ * many directory levels, and this many entries over all grants.  It runs
+ * as the command ends, so it must stay cheap (the manual page says what
+ * lies beyond).
+ */
+#define AUDIT_DEPTH 4
+#define AUDIT_BUDGET 50000
+
+static bool
+changed_since(const struct audit *a, const struct stat *st)
+{
+	return st->st_ctim.tv_sec > a->start.tv_sec ||
+	    (st->st_ctim.tv_sec == a->start.tv_sec &&
+		st->st_ctim.tv_nsec >= a->start.tv_nsec);
+}
+
+/* PATH, or for a directory anything directly in it, changed during the
+ * run: report it. */
+static void
+audit_path(struct audit *a, const char *path)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+
+	if (lstat(path, &st) < 0)
+		return;
+	if (changed_since(a, &st)) {
+		a->report(a->ctx, path);
+		return;
+	}
+	if (!S_ISDIR(st.st_mode) || (d = opendir(path)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		cleanup_free char *child = NULL;
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		child = util_path_join(path, e->d_name);
+		if (lstat(child, &st) == 0 && changed_since(a, &st)) {
+			a->report(a->ctx, child);
+			break;
+		}
+	}
+	closedir(d);
+}
+
+/* The repository whose .git entry is GIT, in the work tree TOP. */
+static void
+audit_repo(struct audit *a, const char *git, const char *top)
+{
+	struct plan pl = { 0 };
+	cleanup_free char *dir = NULL;
+	struct stat st;
+
+	if (lstat(git, &st) < 0)
+		return;
+	if (S_ISREG(st.st_mode)) {
+		audit_path(a, git);
+		dir = git_pointer(git, top);
+	} else if (S_ISDIR(st.st_mode)) {
+		dir = xstrdup(git);
+	}
+	if (dir == NULL)
+		return;
+	plan_git_dir(&pl, dir, GIT_DEPTH);
+	plan_repo_configs(&pl, dir, top, a->env);
+	for (size_t i = 0; i < pl.n; i++) {
+		audit_path(a, pl.v[i].path);
+		free(pl.v[i].path);
+	}
+	free(pl.v);
+}
+
+/* Look for repositories below DIR (on device DEV, not through links),
+ * DEPTH levels down. */
+static void
+audit_tree(struct audit *a, const char *dir, dev_t dev, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL && a->budget > 0) {
+		cleanup_free char *child = NULL;
+		struct stat st;
+
+		a->budget--;
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN &&
+		    strcmp(e->d_name, ".git") != 0)
+			continue;
+		child = util_path_join(dir, e->d_name);
+		if (strcmp(e->d_name, ".git") == 0) {
+			audit_repo(a, child, dir);
+			continue;
+		}
+		if (depth > 1 && lstat(child, &st) == 0 &&
+		    S_ISDIR(st.st_mode) && st.st_dev == dev)
+			audit_tree(a, child, dev, depth - 1);
+	}
+	closedir(d);
+}
+
+/*
+ * After the run: every repository in a writable grant whose hooks,
+ * configuration or redirect files (or an in-tree hooks directory or
+ * included file its configuration names) changed or appeared since START
+ * is reported through REPORT, a .git file or directory made during the
+ * run included.  Returns false when the walk stopped at its bound.
+ */
+bool
+protect_audit_git(const struct policy *p, const struct protect_env *env,
+    const struct timespec *start, protect_report_fn report, void *ctx)
+{
+	struct audit a = {
+		.start = *start,
+		.budget = AUDIT_BUDGET,
+		.env = env,
+		.report = report,
+		.ctx = ctx,
+	};
+
+	for (size_t i = 0; i < p->nmounts; i++) {
+		const struct mount *m = &p->mounts[i];
+		const char *base = strrchr(m->dest, '/');
+		bool inner = false;
+		struct stat st;
+
+		if (m->kind != MOUNT_RW || m->protection ||
+		    stat(m->dest, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		/* A grant inside another is walked with it. */
+		for (size_t j = 0; j < p->nmounts && !inner; j++)
+			inner = j != i && p->mounts[j].kind == MOUNT_RW &&
+			    !p->mounts[j].protection &&
+			    strcmp(p->mounts[j].dest, m->dest) != 0 &&
+			    util_path_within(m->dest, p->mounts[j].dest);
+		if (inner)
+			continue;
+		if (base != NULL && strcmp(base, "/.git") == 0) {
+			cleanup_free char *top = util_path_absolute("..",
+			    m->dest);
+
+			audit_repo(&a, m->dest, top);
+		} else {
+			audit_tree(&a, m->dest, st.st_dev, AUDIT_DEPTH);
+		}
+	}
+	return a.budget > 0;
 }

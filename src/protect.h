@@ -6,7 +6,9 @@
 #ifndef SBOX_PROTECT_H
 #define SBOX_PROTECT_H
 
+#include <stdbool.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "policy.h"
 
@@ -20,5 +22,11 @@ struct protect_env {
 
 int protect_add_defaults(struct policy *, const struct protect_env *,
     struct sbox_error *);
+
+/* Told each path the after-run audit found changed. */
+typedef void (*protect_report_fn)(void *, const char *);
+
+bool protect_audit_git(const struct policy *, const struct protect_env *,
+    const struct timespec *, protect_report_fn, void *);
 
 #endif

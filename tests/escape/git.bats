@@ -70,7 +70,8 @@ plant() {
 	if [ "$1" = control ]; then
 		run usr sh -c "cd \"\$1\" && $3" sh "$2" "$PAYLOAD"
 	else
-		run sbx --rw "$2" -- sh -c "cd \"\$1\" && $3" sh "$2" "$PAYLOAD"
+		# shellcheck disable=SC2086 # PLANT_ARGS: more options, as words
+		run sbx --rw "$2" ${PLANT_ARGS:-} -- sh -c "cd \"\$1\" && $3" sh "$2" "$PAYLOAD"
 	fi
 }
 
@@ -264,4 +265,254 @@ _git_submodule_config() {
 
 @test "git: a submodule's config (.git/modules/NAME/config) cannot be given a core.fsmonitor" {
 	each_user _git_submodule_config
+}
+
+# --- files that do not exist yet ---------------------------------------
+# A plain repository has no commondir, config.worktree or modules: .git
+# as a whole is read-only unless --rw names it, so nothing can be created
+# in it either.
+
+PLAIN_COMMONDIR_ATTACK='
+mkdir .evil && cp -a .git/HEAD .git/refs .git/objects .evil/ &&
+printf "[core]\n\trepositoryformatversion = 0\n\tfsmonitor = %s\n" "$2" >.evil/config &&
+printf "%s/.evil\n" "$PWD" >.git/commondir && echo planted'
+
+_git_plain_commondir() {
+	local before
+	git_env "$(scratch_dir)"
+	cd "$MAIN" || return 1
+
+	# Control: unsandboxed, a new .git/commondir leads git to a config
+	# of the command's making.
+	plant control "$MAIN" "$PLAIN_COMMONDIR_ATTACK"
+	assert_contains "$output" planted
+	host_git_runs_payload -C "$MAIN" status ||
+		{ echo "control: the payload did not run" >&2; return 1; }
+	rm -rf "$MAIN/.git/commondir" "$MAIN/.evil"
+
+	before=$(tree_state "$MAIN/.git")
+	plant sandbox "$MAIN" "$PLAIN_COMMONDIR_ATTACK"
+	refute_contains "$output" planted
+	assert_contains "$output" "Read-only file system"
+	assert_absent "$MAIN/.git/commondir"
+	assert_eq "$(tree_state "$MAIN/.git")" "$before"
+	assert_payload_not_run -C "$MAIN" status
+}
+
+@test "git: a .git/commondir cannot be created in a plain repository" {
+	each_user _git_plain_commondir
+}
+
+WORKTREE_CONFIG_ATTACK='
+printf "[core]\n\tfsmonitor = %s\n" "$2" >.git/config.worktree && echo planted'
+
+_git_config_worktree() {
+	git_env "$(scratch_dir)"
+	cd "$MAIN" || return 1
+	# The user's own setting: per-worktree configuration is read.
+	g -C "$MAIN" config extensions.worktreeConfig true
+
+	plant control "$MAIN" "$WORKTREE_CONFIG_ATTACK"
+	assert_contains "$output" planted
+	host_git_runs_payload -C "$MAIN" status ||
+		{ echo "control: the payload did not run" >&2; return 1; }
+	rm -f "$MAIN/.git/config.worktree"
+
+	plant sandbox "$MAIN" "$WORKTREE_CONFIG_ATTACK"
+	refute_contains "$output" planted
+	assert_absent "$MAIN/.git/config.worktree"
+	assert_payload_not_run -C "$MAIN" status
+}
+
+@test "git: a .git/config.worktree cannot be created where the repository reads one" {
+	each_user _git_config_worktree
+}
+
+HOOKSDIR_ATTACK='
+printf "#!/bin/sh\n%s\n" "$2" >.githooks/pre-commit &&
+chmod 0755 .githooks/pre-commit && echo planted'
+
+_git_hooks_path() {
+	local before
+	git_env "$(scratch_dir)"
+	cd "$MAIN" || return 1
+	# The project keeps its hooks in the tree, as many do.
+	usr mkdir "$MAIN/.githooks"
+	g -C "$MAIN" config core.hooksPath .githooks
+
+	plant control "$MAIN" "$HOOKSDIR_ATTACK"
+	assert_contains "$output" planted
+	host_git_runs_payload -C "$MAIN" commit -q --allow-empty -m control ||
+		{ echo "control: the payload did not run" >&2; return 1; }
+	rm -f "$MAIN/.githooks/pre-commit"
+
+	before=$(tree_state "$MAIN/.githooks")
+	plant sandbox "$MAIN" "$HOOKSDIR_ATTACK"
+	refute_contains "$output" planted
+	assert_contains "$output" "Read-only file system"
+	assert_eq "$(tree_state "$MAIN/.githooks")" "$before"
+	assert_payload_not_run -C "$MAIN" commit -q --allow-empty -m after
+}
+
+@test "git: an in-tree core.hooksPath directory cannot be written" {
+	each_user _git_hooks_path
+}
+
+INCLUDE_ATTACK='
+printf "[core]\n\tfsmonitor = %s\n" "$2" >>project.gitconfig && echo planted'
+
+_git_include_path() {
+	local saved
+	git_env "$(scratch_dir)"
+	cd "$MAIN" || return 1
+	usr sh -c 'printf "[user]\n\tname = t\n" >"$1/project.gitconfig"' sh "$MAIN"
+	g -C "$MAIN" config include.path ../project.gitconfig
+	saved=$(cat "$MAIN/project.gitconfig")
+
+	plant control "$MAIN" "$INCLUDE_ATTACK"
+	assert_contains "$output" planted
+	host_git_runs_payload -C "$MAIN" status ||
+		{ echo "control: the payload did not run" >&2; return 1; }
+	printf '%s\n' "$saved" >"$MAIN/project.gitconfig"
+
+	plant sandbox "$MAIN" "$INCLUDE_ATTACK"
+	refute_contains "$output" planted
+	assert_file "$MAIN/project.gitconfig" "$saved"
+	assert_payload_not_run -C "$MAIN" status
+}
+
+@test "git: an in-tree include.path file cannot be written" {
+	each_user _git_include_path
+}
+
+GLOBAL_ATTACK='
+printf "[core]\n\tfsmonitor = %s\n" "$2" >>"$HOME/.gitconfig" && echo planted'
+
+_git_global_config() {
+	local saved
+	git_env "$(scratch_dir)"
+	cd "$MAIN" || return 1
+	usr sh -c 'printf "[user]\n\tname = t\n" >"$HOME/.gitconfig"'
+	saved=$(cat "$HOME/.gitconfig")
+
+	# Control: unsandboxed, ~/.gitconfig's fsmonitor runs in every
+	# repository of the user's.
+	plant control "$HOME" "$GLOBAL_ATTACK"
+	assert_contains "$output" planted
+	GIT_CONFIG_GLOBAL=$HOME/.gitconfig host_git_runs_payload -C "$MAIN" status ||
+		{ echo "control: the payload did not run" >&2; return 1; }
+	printf '%s\n' "$saved" >"$HOME/.gitconfig"
+
+	plant sandbox "$HOME" "$GLOBAL_ATTACK"
+	refute_contains "$output" planted
+	assert_file "$HOME/.gitconfig" "$saved"
+	GIT_CONFIG_GLOBAL=$HOME/.gitconfig assert_payload_not_run -C "$MAIN" status
+}
+
+@test "git: ~/.gitconfig cannot be given a core.fsmonitor under --rw \$HOME" {
+	each_user _git_global_config
+}
+
+_git_repo_below_grant() {
+	git_env "$(scratch_dir)"
+	cd "$D" || return 1
+
+	plant control "$D" "cd main && $HOOK_ATTACK"
+	assert_contains "$output" planted
+	host_git_runs_payload -C "$MAIN" commit -q --allow-empty -m control ||
+		{ echo "control: the payload did not run" >&2; return 1; }
+	rm -f "$MAIN/.git/hooks/pre-commit"
+
+	# --rw of the directory that holds the repository.
+	plant sandbox "$D" "cd main && $HOOK_ATTACK"
+	refute_contains "$output" planted
+	assert_absent "$MAIN/.git/hooks/pre-commit"
+	assert_payload_not_run -C "$MAIN" commit -q --allow-empty -m after
+}
+
+@test "git: a repository right below a --rw directory is protected as one at its top" {
+	each_user _git_repo_below_grant
+}
+
+_git_rw_git_named() {
+	local head
+	git_env "$(scratch_dir)"
+	cd "$MAIN" || return 1
+	head=$(g -C "$MAIN" rev-parse HEAD)
+
+	# Without --rw .git, a commit inside fails: the metadata is read-only.
+	run sbx --rw "$MAIN" -- git commit -q --allow-empty -m inside
+	assert_failed "a commit without --rw .git"
+	assert_eq "$(g -C "$MAIN" rev-parse HEAD)" "$head"
+
+	# Named, it is writable, and a commit inside works...
+	run sbx --rw "$MAIN" --rw .git -- git commit -q --allow-empty -m inside
+	assert_status 0
+	[ "$(g -C "$MAIN" rev-parse HEAD)" != "$head" ] ||
+		{ echo "the commit inside did not land" >&2; return 1; }
+	# ...while hooks and config stay read-only.
+	PLANT_ARGS="--rw $MAIN/.git" plant sandbox "$MAIN" "$HOOK_ATTACK"
+	refute_contains "$output" planted
+	assert_absent "$MAIN/.git/hooks/pre-commit"
+	PLANT_ARGS="--rw $MAIN/.git" plant sandbox "$MAIN" "$CONFIG_ATTACK"
+	refute_contains "$output" planted
+	assert_payload_not_run -C "$MAIN" status
+}
+
+@test "git: --rw .git allows commits inside; hooks and config stay read-only" {
+	each_user _git_rw_git_named
+}
+
+# --- what cannot be made read-only: reported after the run -----------
+# A directory of the work tree can be turned into a repository of the
+# command's making; git uses it when run there (a shell prompt that shows
+# the branch runs git in every directory the user enters).
+
+NESTED_ATTACK='
+mkdir -p src/deep && git init -q .evil && git -C .evil config core.fsmonitor "$2" &&
+printf "gitdir: %s/.evil/.git\n" "$PWD" >src/deep/.git && echo planted'
+
+_git_nested_reported() {
+	git_env "$(scratch_dir)"
+	cd "$MAIN" || return 1
+
+	plant control "$MAIN" "$NESTED_ATTACK"
+	assert_contains "$output" planted
+	host_git_runs_payload -C "$MAIN/src/deep" status ||
+		{ echo "control: the payload did not run" >&2; return 1; }
+	rm -rf "$MAIN/src" "$MAIN/.evil"
+
+	# Inside, the tree is the command's to write: it can plant this, and
+	# sbox-exec names it on the way out.
+	plant sandbox "$MAIN" "$NESTED_ATTACK"
+	assert_status 0
+	assert_contains "$output" planted
+	assert_contains "$output" "sbox-exec: warning: the command changed $MAIN/src/deep/.git, where git finds programs to run"
+	# A run that changes nothing says nothing.
+	run sbx --rw "$MAIN" -- sh -c 'echo quiet >file'
+	assert_status 0
+	assert_eq "$output" ""
+}
+
+@test "git: a .git file planted in a subdirectory is reported when the command ends" {
+	each_user _git_nested_reported
+}
+
+_git_rw_git_reported() {
+	git_env "$(scratch_dir)"
+	cd "$MAIN" || return 1
+	# With --rw .git named, what is not protected but redirects git is
+	# reported: a commondir made inside.
+	PLANT_ARGS="--rw $MAIN/.git" plant sandbox "$MAIN" "$PLAIN_COMMONDIR_ATTACK"
+	assert_contains "$output" planted
+	assert_contains "$output" "sbox-exec: warning: the command changed $MAIN/.git/commondir"
+	rm -rf "$MAIN/.git/commondir" "$MAIN/.evil"
+	# An ordinary commit with --rw .git is not reported.
+	run sbx --rw "$MAIN" --rw .git -- git commit -q --allow-empty -m fine
+	assert_status 0
+	assert_eq "$output" ""
+}
+
+@test "git: with --rw .git, a redirect file made inside is reported, an ordinary commit is not" {
+	each_user _git_rw_git_reported
 }
