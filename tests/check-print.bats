@@ -258,10 +258,18 @@ has_seq() {
 	assert_contains "$output" "$D/run"
 }
 
-@test "--print shows .git/hooks and .git/config protected in a --rw repository" {
+@test "--print shows .git read-only in a --rw repository" {
 	mkdir -p "$D/repo/.git/hooks"
 	: >"$D/repo/.git/config"
 	run --separate-stderr "$SBOX_EXEC" --print --rw "$D/repo" -- true
+	assert_status 0
+	assert_contains "$output" "--ro-bind $D/repo/.git $D/repo/.git "
+}
+
+@test "--print shows .git/hooks and .git/config protected when --rw names .git" {
+	mkdir -p "$D/repo/.git/hooks"
+	: >"$D/repo/.git/config"
+	run --separate-stderr "$SBOX_EXEC" --print --rw "$D/repo" --rw "$D/repo/.git" -- true
 	assert_status 0
 	assert_contains "$output" "$D/repo/.git/hooks"
 	assert_contains "$output" "$D/repo/.git/config"
