@@ -15,6 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <time.h>
+#include <fcntl.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -288,33 +292,129 @@ status_send_socket(int fd, const char *line)
 	return 0;
 }
 
+static long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
 /*
- * Write LINE whole to FD, waiting at most STATUS_WAIT_MS for room: a
- * reader that never reads must not hold the command back for ever.  The
- * descriptor is shared with the caller, so its flags are left alone; a
- * socket gets MSG_DONTWAIT, anything else a poll before each write.  The
- * caller ignores SIGPIPE around this.
+ * Whether the stream socket FD can take LEN bytes now in one go.  The
+ * kernel cuts a send into pieces of about half the send buffer and takes
+ * a piece only while what the peer has not read yet (SIOCOUTQ) is below
+ * SO_SNDBUF, so a line may be sent in part when the peer is slow: wait
+ * until the peer has read everything, or the buffer has ample room.
+ */
+static bool
+stream_has_room(int fd, size_t len)
+{
+	int sndbuf, outq;
+	socklen_t l = sizeof(sndbuf);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, &l) < 0 ||
+	    ioctl(fd, SIOCOUTQ, &outq) < 0)
+		return true; /* cannot tell: try */
+	return outq == 0 ||
+	    (sndbuf > outq && (size_t)(sndbuf - outq) >= 4 * len + 4096);
+}
+
+/* Wait until FD can be written (and, for a stream socket, has room for
+ * LEN bytes) or DEADLINE passes: 0, or -1 with errno. */
+static int
+wait_room(int fd, bool stream, size_t len, long deadline)
+{
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+		long left = deadline - now_ms();
+		int r;
+
+		if (left <= 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		r = poll(&pfd, 1, (int)left);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		if (!stream || stream_has_room(fd, len))
+			return 0;
+		/* POLLOUT says some room, not enough: look again shortly. */
+		(void)poll(NULL, 0, left < 10 ? (int)left : 10);
+	}
+}
+
+/*
+ * A regular file that took only part of LINE (a full file system) is cut
+ * back to where the line began, so that it holds the line whole or not at
+ * all.
+ */
+static int
+write_file(int fd, const char *line, size_t len)
+{
+	struct stat st;
+	off_t start;
+	size_t off = 0;
+	int flags = fcntl(fd, F_GETFL), saved;
+
+	start = (flags >= 0 && (flags & O_APPEND) && fstat(fd, &st) == 0) ?
+	    st.st_size :
+	    lseek(fd, 0, SEEK_CUR);
+	while (off < len) {
+		ssize_t n = write(fd, line + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			saved = n < 0 ? errno : ENOSPC;
+			if (off > 0 && start >= 0 && ftruncate(fd, start) == 0)
+				(void)lseek(fd, start, SEEK_SET);
+			errno = saved;
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Write LINE to FD whole or not at all, waiting at most STATUS_WAIT_MS
+ * for room: a reader that never reads must not hold the command back for
+ * ever, and a reader must never see part of a line.  The descriptor is
+ * shared with the caller, so its flags are left alone.  A pipe takes a
+ * write of at most PIPE_BUF bytes whole (STATUS_MAX is no more); a
+ * datagram or seqpacket socket one message; a stream socket is given the
+ * line only once it has room for all of it (stream_has_room); a regular
+ * file is cut back after a short write.  The caller ignores SIGPIPE.
  */
 int
 status_write_fd(int fd, const char *line)
 {
 	size_t len = strlen(line), off = 0;
+	long deadline = now_ms() + STATUS_WAIT_MS;
 	struct stat st;
-	bool sock = fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
+	int type = 0;
+	socklen_t tl = sizeof(type);
+	bool sock, stream;
 
+	if (fstat(fd, &st) < 0)
+		return -1;
+	if (S_ISREG(st.st_mode))
+		return write_file(fd, line, len);
+	sock = S_ISSOCK(st.st_mode);
+	stream = sock && getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) == 0 &&
+	    type == SOCK_STREAM;
 	while (off < len) {
-		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
 		ssize_t n;
-		int r;
 
-		do
-			r = poll(&pfd, 1, STATUS_WAIT_MS);
-		while (r < 0 && errno == EINTR);
-		if (r == 0) {
-			errno = ETIMEDOUT;
-			return -1;
-		}
-		if (r < 0)
+		if (wait_room(fd, stream, len - off, deadline) < 0)
 			return -1;
 		n = sock ? send(fd, line + off, len - off,
 			       MSG_DONTWAIT | MSG_NOSIGNAL) :
@@ -323,6 +423,8 @@ status_write_fd(int fd, const char *line)
 			continue;
 		if (n <= 0)
 			return -1;
+		/* Only a stream taken in part gets here again: finish the
+		 * line rather than leave it cut (wait_room made this rare). */
 		off += (size_t)n;
 	}
 	return 0;
