@@ -355,6 +355,21 @@ add_fd_option(struct parser *ps, int id, const char *value,
 	inv->status_fds[inv->nstatus_fds++] = fd;
 }
 
+/* Decimal digits, with at most one '.' and digits after it: what
+ * strtod() takes besides (hexadecimal, exponents, "inf", blanks) is not
+ * a duration. */
+static bool
+plain_decimal(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	if (s[n] == '.') {
+		s += n + 1;
+		n = strspn(s, "0123456789");
+	}
+	return n > 0 && s[n] == '\0';
+}
+
 static void
 set_timeout(struct parser *ps, const char *value, const struct origin *o)
 {
@@ -363,8 +378,8 @@ set_timeout(struct parser *ps, const char *value, const struct origin *o)
 
 	errno = 0;
 	secs = strtod(value, &end);
-	if (value[0] == '\0' || *end != '\0' || errno != 0 || !isfinite(secs) ||
-	    secs <= 0 || secs > 86400 || value[0] == '-' || value[0] == ' ') {
+	if (!plain_decimal(value) || *end != '\0' || errno != 0 ||
+	    !isfinite(secs) || secs <= 0 || secs > 86400) {
 		fail(ps, o,
 		    "--probe-timeout: '%s' is not a number of seconds "
 		    "between 0 and 86400",

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -70,6 +71,16 @@ set_inheritable(int fd)
 	if (flags < 0)
 		return -1;
 	return fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC);
+}
+
+/* The hint for a launch step that failed with errno E, if one is known. */
+static void
+set_errno_hint(struct sbox_error *err, int e)
+{
+	const char *hint = probe_errno_hint(e);
+
+	free(err->hint);
+	err->hint = hint ? xstrdup(hint) : NULL;
 }
 
 /* Everything the launch needs open; all close-on-exec in the launcher. */
@@ -181,8 +192,11 @@ fdset_open(struct fdset *f, size_t nempty, struct sbox_error *err)
 	    (f->saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)) < 0 ||
 	    (f->devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0 ||
 	    open_empty_fds(f, nempty) < 0) {
+		int e = errno;
+
 		sbox_error_set(err, SBOX_PROBE_FAILED,
-		    "cannot prepare the launch: %s", strerror(errno));
+		    "cannot prepare the launch: %s", strerror(e));
+		set_errno_hint(err, e);
 		fdset_close(f);
 		return -1;
 	}
@@ -241,17 +255,24 @@ build_argv(const struct launch_spec *spec, const struct fdset *f,
 	bwargv_build(p, &in, argv);
 }
 
+/* ARGV as a shell line on OUT; on stderr, made safe for a terminal. */
 static void
 print_argv(FILE *out, char *const *argv)
 {
 	cleanup_buf struct buf b = { 0 };
+	cleanup_buf struct buf safe = { 0 };
 
 	for (size_t i = 0; argv[i] != NULL; i++) {
 		if (i > 0)
 			buf_addc(&b, ' ');
 		util_shell_quote(&b, argv[i]);
 	}
-	fprintf(out, "%s\n", b.s);
+	if (out == stderr) {
+		util_terminal_safe(&safe, b.s, b.len);
+		fprintf(out, "%s\n", safe.s);
+	} else {
+		fprintf(out, "%s\n", b.s);
+	}
 }
 
 /* --print: the sandbox for the user's command, as a shell line (the
@@ -453,6 +474,8 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	 */
 	(void)sigaction(SIGPIPE, &ign, &old_pipe);
 	(void)sigaction(SIGCHLD, &dfl, NULL);
+	/* What bwrap leaves behind becomes ours to end (probe.c). */
+	(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
 	fflush(NULL);
 	/*
 	 * vfork: the child only rearranges descriptors and execs, and the
@@ -460,8 +483,11 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	 */
 	child = vfork();
 	if (child < 0) {
-		sbox_error_set(err, SBOX_PROBE_FAILED, "vfork: %s",
-		    strerror(errno));
+		int e = errno;
+
+		sbox_error_set(err, SBOX_PROBE_FAILED, "cannot start bwrap: %s",
+		    strerror(e));
+		set_errno_hint(err, e);
 		fdset_close(&f);
 		return -1;
 	}
@@ -518,9 +544,14 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	spec->ready(spec->ready_ctx, getpid());
 	if (spec->has_channels)
 		(void)send(f.ctrl[0], &go, 1, MSG_NOSIGNAL);
-	if (out.bwrap_stderr[0] != '\0')
-		(void)!write(STDERR_FILENO, out.bwrap_stderr,
+	if (out.bwrap_stderr[0] != '\0') {
+		/* bwrap's words may quote the project's paths: made safe. */
+		cleanup_buf struct buf safe = { 0 };
+
+		util_terminal_safe(&safe, out.bwrap_stderr,
 		    strlen(out.bwrap_stderr));
+		(void)!write(STDERR_FILENO, safe.s, safe.len);
+	}
 	(void)sigaction(SIGPIPE, &old_pipe, NULL);
 	probe_outcome_free(&out);
 	{

@@ -59,10 +59,10 @@ static void
 warn_delivery(const struct invocation *inv, const char *where, int e)
 {
 	if (inv->verbosity >= 0)
-		fprintf(stderr,
-		    "sbox-exec: cannot deliver the status to %s: "
-		    "%s\n",
-		    where, strerror(e));
+		util_say("cannot deliver the status to %s: %s", where,
+		    e == ETIMEDOUT ? "no room for the whole line within "
+				     "the delivery time (2 s)" :
+				     strerror(e));
 }
 
 /* Send one status line on every channel, then close the descriptors. */
@@ -112,9 +112,8 @@ static void
 warn_git_change(void *ctx, const char *path)
 {
 	(void)ctx;
-	fprintf(stderr,
-	    "sbox-exec: warning: the command changed %s, where git finds "
-	    "programs to run; review it before using git there\n",
+	util_say("warning: the command changed %s, where git finds "
+		 "programs to run; review it before using git there",
 	    path);
 }
 
@@ -171,9 +170,9 @@ refuse(struct reporter *r, const struct sbox_error *err)
 	if (r->inv->mode != MODE_PRINT)
 		report(r, &sr);
 	if (r->inv->verbosity >= 0 || r->inv->mode == MODE_RUN) {
-		fprintf(stderr, "sbox-exec: %s\n", err->detail);
+		util_say("%s", err->detail);
 		if (err->hint != NULL && r->inv->verbosity >= 0)
-			fprintf(stderr, "sbox-exec: hint: %s\n", err->hint);
+			util_say("hint: %s", err->hint);
 	}
 	exit(SBOX_EXIT_REFUSED);
 }

@@ -8,11 +8,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -86,9 +89,60 @@ read_ready(int ctrl, pid_t *pid)
 }
 
 /*
+ * Kill what is left of a sandbox whose bwrap is gone or being killed: the
+ * launcher is a child subreaper (launch.c), so a sandbox process that
+ * bwrap left behind before it armed its parent-death signal is our child
+ * now, and killing it (the sandbox's pid 1) ends everything in its pid
+ * namespace.  Besides bwrap we start no children, so every one is the
+ * sandbox's.
+ */
+static void
+kill_orphans(pid_t child)
+{
+	char path[64], buf[4096];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children",
+	    (int)getpid());
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (char *p = buf, *end; *p != '\0'; p = end) {
+		long pid = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (pid > 0 && pid != child)
+			(void)kill((pid_t)pid, SIGKILL);
+	}
+}
+
+/* bwrap and everything it started: killed. */
+static void
+kill_sandbox(pid_t child)
+{
+	/*
+	 * The whole process group: a sandbox caught before it armed its
+	 * parent-death signal would outlive bwrap.
+	 */
+	kill(-child, SIGKILL);
+	kill(child, SIGKILL);
+	kill_orphans(child);
+}
+
+/*
  * Wait up to TIMEOUT_MS for stage two to report in on CTRL, collecting
- * bwrap's stderr from ERR meanwhile.  Returns 0 when ready, -1 otherwise
- * (bwrap gave up, or time ran out: then bwrap has been killed).
+ * bwrap's stderr from ERR meanwhile and watching bwrap itself: when bwrap
+ * ends first, a sandbox it left half made is torn down at once (nothing
+ * else would end it: its processes hold our descriptors).  Returns 0 when
+ * ready, -1 otherwise (bwrap ended or gave up, or time ran out: then bwrap
+ * has been killed).
  */
 int
 probe_wait_ready(int ctrl, int err, pid_t child, long timeout_ms,
@@ -96,9 +150,11 @@ probe_wait_ready(int ctrl, int err, pid_t child, long timeout_ms,
 {
 	struct buf b = { 0 };
 	long deadline = now_ms() + timeout_ms;
-	struct pollfd pfd[2] = {
+	int pidfd = (int)syscall(SYS_pidfd_open, child, 0);
+	struct pollfd pfd[3] = {
 		{ .fd = ctrl, .events = POLLIN },
 		{ .fd = err, .events = POLLIN },
+		{ .fd = pidfd, .events = POLLIN },
 	};
 
 	memset(out, 0, sizeof(*out));
@@ -108,15 +164,10 @@ probe_wait_ready(int ctrl, int err, pid_t child, long timeout_ms,
 
 		if (left <= 0) {
 			out->timed_out = true;
-			/*
-			 * The whole process group: a sandbox caught before it
-			 * armed its parent-death signal would outlive bwrap.
-			 */
-			kill(-child, SIGKILL);
-			kill(child, SIGKILL);
+			kill_sandbox(child);
 			break;
 		}
-		r = poll(pfd, 2, (int)(left > 60000 ? 60000 : left));
+		r = poll(pfd, 3, (int)(left > 60000 ? 60000 : left));
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -128,7 +179,15 @@ probe_wait_ready(int ctrl, int err, pid_t child, long timeout_ms,
 				out->ready = true;
 			break;
 		}
+		if (pfd[2].revents != 0) {
+			/* bwrap ended and stage two never reported. */
+			out->bwrap_ended = true;
+			kill_sandbox(child);
+			break;
+		}
 	}
+	if (pidfd >= 0)
+		close(pidfd);
 	out->bwrap_stderr = buf_steal(&b);
 	return out->ready ? 0 : -1;
 }
@@ -162,6 +221,31 @@ probe_collect_failure(int err, pid_t child, struct probe_outcome *out)
 	out->bwrap_stderr = buf_steal(&b);
 }
 
+#define HINT_NPROC                                                             \
+	"the limit on processes was reached (ulimit -u, or the cgroup's "      \
+	"pids.max); raise it, or end some processes"
+#define HINT_NOFILE "the limit on open files was reached (ulimit -n); raise it"
+#define HINT_NOMEM                                                             \
+	"memory ran out (ulimit -v, or the cgroup's memory.max); raise the "   \
+	"limit or free memory"
+
+/* A hint for a launch that failed with errno E itself, or NULL. */
+const char *
+probe_errno_hint(int e)
+{
+	switch (e) {
+	case EAGAIN:
+		return HINT_NPROC;
+	case EMFILE:
+	case ENFILE:
+		return HINT_NOFILE;
+	case ENOMEM:
+		return HINT_NOMEM;
+	default:
+		return NULL;
+	}
+}
+
 #define HINT_ENOSPC                                                            \
 	"user namespaces are disabled or used up here "                        \
 	"(user.max_user_namespaces is 0 or reached); raise it, e.g. "          \
@@ -176,6 +260,14 @@ probe_classify(const struct probe_outcome *o, long timeout_ms,
 		const char *needle;
 		const char *hint;
 	} hints[] = {
+		/* Resource limits first: bwrap words them as a failure to
+		 * fork or to create something, which the entries below would
+		 * take for a path or a namespace problem. */
+		{ "Resource temporarily unavailable", HINT_NPROC },
+		{ "Too many open files", HINT_NOFILE },
+		{ "No file descriptors available", HINT_NOFILE },
+		{ "Cannot allocate memory", HINT_NOMEM },
+		{ "Out of memory", HINT_NOMEM },
 		{ "setting up uid map: Permission denied",
 		    "unprivileged user namespaces are restricted, most likely by "
 		    "AppArmor (Ubuntu 23.10 and later: "
@@ -227,7 +319,10 @@ probe_classify(const struct probe_outcome *o, long timeout_ms,
 		sbox_error_set(err, SBOX_PROBE_FAILED, "%s", text.s);
 	else if (o->reaped && WIFSIGNALED(o->wait_status))
 		sbox_error_set(err, SBOX_PROBE_FAILED,
-		    "bwrap was killed by signal %d", WTERMSIG(o->wait_status));
+		    "bwrap was killed by signal %d (%s) before the sandbox was "
+		    "ready",
+		    WTERMSIG(o->wait_status),
+		    strsignal(WTERMSIG(o->wait_status)));
 	else if (o->reaped && WIFEXITED(o->wait_status))
 		sbox_error_set(err, SBOX_PROBE_FAILED,
 		    "bwrap exited with status %d before the sandbox was ready",

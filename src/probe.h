@@ -16,6 +16,7 @@
 struct probe_outcome {
 	bool ready; /* the sandbox ran our stage two */
 	bool timed_out;
+	bool bwrap_ended; /* before stage two reported */
 	pid_t cmd_pid;	 /* stage two's pid, as we see it */
 	int wait_status; /* bwrap's, when it ended */
 	bool reaped;
@@ -26,5 +27,6 @@ int probe_wait_ready(int, int, pid_t, long, struct probe_outcome *);
 void probe_collect_failure(int, pid_t, struct probe_outcome *);
 void probe_classify(const struct probe_outcome *, long, struct sbox_error *);
 void probe_outcome_free(struct probe_outcome *);
+const char *probe_errno_hint(int);
 
 #endif

@@ -409,6 +409,57 @@ util_utf8_sanitize(struct buf *b, const char *s, size_t n)
 	}
 }
 
+/*
+ * Append N bytes of S as text safe for a terminal: printable ASCII, tab,
+ * newline and valid UTF-8 from U+00A0 up are kept; every other byte
+ * (escape sequences, C1 controls, invalid UTF-8) is written as \xHH.
+ */
+void
+util_terminal_safe(struct buf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < n) {
+		size_t len = p[i] < 0x80 ? 1 : utf8_seq_len(p + i, n - i);
+		bool keep;
+
+		if (len == 1)
+			keep = (p[i] >= 0x20 && p[i] < 0x7f) || p[i] == '\n' ||
+			    p[i] == '\t';
+		else /* U+0080..U+009F, two bytes: C2 80..C2 9F */
+			keep = len > 1 && !(p[i] == 0xc2 && p[i + 1] < 0xa0);
+		if (keep) {
+			buf_add(b, p + i, len);
+			i += len;
+		} else {
+			buf_addf(b, "\\x%02x", p[i]);
+			i++;
+		}
+	}
+}
+
+/*
+ * One message on stderr, "sbox-exec: " and a newline around it, made safe
+ * for a terminal: it may quote paths a sandboxed command chose, or bwrap's
+ * words about them.
+ */
+void
+util_say(const char *fmt, ...)
+{
+	cleanup_free char *text = NULL;
+	cleanup_buf struct buf b = { 0 };
+	va_list ap;
+
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	buf_adds(&b, "sbox-exec: ");
+	util_terminal_safe(&b, text, strlen(text));
+	buf_addc(&b, '\n');
+	fputs(b.s, stderr);
+}
+
 /* The directory of the running executable, or NULL. */
 char *
 util_exe_dir(void)

@@ -72,6 +72,8 @@ bool util_path_within(const char *, const char *);
 int util_parse_fd(const char *, int *);
 void util_shell_quote(struct buf *, const char *);
 void util_utf8_sanitize(struct buf *, const char *, size_t);
+void util_terminal_safe(struct buf *, const char *, size_t);
+void util_say(const char *, ...) SBOX_PRINTF(1, 2);
 char *util_exe_dir(void);
 
 #endif
