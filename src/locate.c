@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "locate.h"
+#include "probe.h"
 #include "util.h"
 
 #ifndef PKGLIBEXECDIR
@@ -94,6 +95,14 @@ bwrap_features(int fd, struct located *out)
 	close(rfd);
 }
 
+/* Errors that mean "no usable file at this path": the search goes on. */
+static bool
+absent_errno(int e)
+{
+	return e == ENOENT || e == ENOTDIR || e == EACCES || e == ELOOP ||
+	    e == ENAMETOOLONG || e == EPERM;
+}
+
 /*
  * Open PATH and check it: 0 usable, 1 absent (ENOENT and the like: the
  * search may go on), -1 refused with ERR set.
@@ -105,6 +114,16 @@ try_candidate(const char *path, struct located *out, struct sbox_error *err)
 	int fd;
 
 	fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0 && !absent_errno(errno)) {
+		/* Not "no such file": the search cannot go on truthfully. */
+		int e = errno;
+
+		sbox_error_set(err, SBOX_PROBE_FAILED, "cannot open %s: %s",
+		    path, strerror(e));
+		if (probe_errno_hint(e) != NULL)
+			err->hint = xstrdup(probe_errno_hint(e));
+		return -1;
+	}
 	if (fd < 0)
 		return 1;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||

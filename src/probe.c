@@ -285,7 +285,8 @@ probe_classify(const struct probe_outcome *o, long timeout_ms,
 		    "unprivileged user namespaces are not allowed here (on Debian "
 		    "kernels: sysctl -w kernel.unprivileged_userns_clone=1; in a "
 		    "container: allow unshare/clone of user namespaces)" },
-		{ "No permissions to create",
+		/* "to creating new" up to 0.8, "to create a new" after. */
+		{ "No permissions to creat",
 		    "unprivileged user namespaces are not allowed here (on Debian "
 		    "kernels: sysctl -w kernel.unprivileged_userns_clone=1)" },
 		{ "Can't ",

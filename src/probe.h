@@ -17,8 +17,8 @@ struct probe_outcome {
 	bool ready; /* the sandbox ran our stage two */
 	bool timed_out;
 	bool bwrap_ended; /* before stage two reported */
-	pid_t cmd_pid;	 /* stage two's pid, as we see it */
-	int wait_status; /* bwrap's, when it ended */
+	pid_t cmd_pid;	  /* stage two's pid, as we see it */
+	int wait_status;  /* bwrap's, when it ended */
 	bool reaped;
 	char *bwrap_stderr;
 };

@@ -1,0 +1,98 @@
+#!/usr/bin/env bats
+# The fault suite: sbox-exec under descriptor and process limits, closed
+# standard descriptors, status channels that are full, closed, read-only
+# or slow, signals at random moments of the launch, concurrent launches,
+# bwrap killed during its setup, and bwraps that hang or misbehave.  The
+# manual page (STATUS, EXIT STATUS) is the contract: one whole status
+# line per channel or none, the right exit status and reason, nothing
+# left running, the command never outside a sandbox.  faults.py does the
+# launching and checks the invariants; each scenario runs as root and
+# again as an unprivileged user, with a seed printed on failure
+# (SBOX_FAULT_SEED replays one).
+
+# shellcheck disable=SC2030,SC2031
+: "${SBOX_EXEC:=$BATS_TEST_DIRNAME/../../src/sbox-exec}"
+load ../helpers
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	requires bwrap userns python3
+	DRIVER=$(unpriv_copy "$BATS_TEST_DIRNAME/faults.py")
+}
+
+# fault SCENARIO [ARGS...]: the scenario as the pass's user ($AS).
+fault() {
+	local scratch seed=()
+	scratch=$(scratch_dir)
+	[ -z "${SBOX_FAULT_SEED:-}" ] || seed=(--seed "$SBOX_FAULT_SEED")
+	run usr "$PY" "$DRIVER" "$SBOX" "$scratch" "$@" "${seed[@]}"
+	echo "# ${AS:-root}: $output" >&3
+	assert_status 0
+}
+
+# fault_in_mount_ns SCENARIO: the same, in a mount namespace of its own
+# (the scenario mounts a small tmpfs); a user gets a user namespace too.
+fault_in_mount_ns() {
+	local scratch
+	scratch=$(scratch_dir)
+	if [ -n "${AS:-}" ]; then
+		run usr unshare -Urm "$PY" "$DRIVER" "$SBOX" "$scratch" "$@"
+	else
+		run unshare -m --propagation private "$PY" "$DRIVER" "$SBOX" "$scratch" "$@"
+	fi
+	echo "# ${AS:-root}: $output" >&3
+	assert_status 0
+}
+
+_status_stream() { fault status-stream; }
+_status_file_full() { fault_in_mount_ns status-file-full; }
+_status_closed() { fault status-closed; }
+_nofile() { fault nofile; }
+_closed_stdio() { fault closed-stdio; }
+_signal_storm() { fault signal-storm --n 150; }
+_concurrent() { fault concurrent --n 60; }
+_kill_bwrap() { fault kill-bwrap --n 100; }
+_bad_bwrap() { fault bad-bwrap; }
+
+@test "faults: a stream socket with little room gets the whole status line or nothing" {
+	each_user _status_stream
+}
+
+@test "faults: a status file on a full file system is cut back, never left with part of a line" {
+	requires unshare
+	each_user _status_file_full
+}
+
+@test "faults: closed, read-only and full status channels: warned, never hung" {
+	each_user _status_closed
+}
+
+@test "faults: descriptor limits are reported as such, never as a missing bwrap" {
+	each_user _nofile
+}
+
+@test "faults: process limits are reported as such (an unprivileged user: root is exempt)" {
+	requires setpriv
+	AS=as_user SBOX=$(unpriv_sbox) fault nproc
+}
+
+@test "faults: standard descriptors closed, in every combination" {
+	each_user _closed_stdio
+}
+
+@test "faults: SIGTERM, SIGINT, SIGHUP or SIGKILL at a random moment of the launch" {
+	each_user _signal_storm
+}
+
+@test "faults: concurrent launches each get their own status, once" {
+	each_user _concurrent
+}
+
+@test "faults: bwrap killed during its setup: refused at once, nothing left" {
+	each_user _kill_bwrap
+}
+
+@test "faults: a bwrap that hangs, exits 0 without a sandbox, or writes escape sequences" {
+	each_user _bad_bwrap
+}

@@ -1,0 +1,114 @@
+/*
+ * Unit tests of probe.c: bwrap's own words turned into a detail and the
+ * right hint, one case per hint, with the messages bwrap writes.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "probe.h"
+#include "tap.h"
+#include "util.h"
+
+/* Classify bwrap's STDERR; the hint must contain WANT (NULL: no hint). */
+static void
+hint_for(const char *stderr_text, const char *want, const char *name)
+{
+	struct probe_outcome o = { .bwrap_stderr = (char *)stderr_text,
+		.reaped = true,
+		.wait_status = 1 << 8 };
+	struct sbox_error e = { 0 };
+
+	probe_classify(&o, 10000, &e);
+	if (want == NULL)
+		ok(e.hint == NULL, "%s: no hint (got %s)", name,
+		    e.hint ? e.hint : "none");
+	else
+		ok(e.hint != NULL && strstr(e.hint, want) != NULL,
+		    "%s: hint about '%s' (got %s)", name, want,
+		    e.hint ? e.hint : "none");
+	sbox_error_clear(&e);
+}
+
+static void
+test_hints(void)
+{
+	hint_for("bwrap: setting up uid map: Permission denied\n", "AppArmor",
+	    "AppArmor's restriction on user namespaces");
+	hint_for("bwrap: No permissions to creating new namespace, likely "
+		 "because the kernel does not allow non-privileged user "
+		 "namespaces. On e.g. debian this can be enabled with 'sysctl "
+		 "kernel.unprivileged_userns_clone=1'.\n",
+	    "unprivileged_userns_clone", "Debian's switch (bwrap 0.8)");
+	hint_for("bwrap: No permissions to create a new namespace, likely "
+		 "because the kernel does not allow non-privileged user "
+		 "namespaces.\n",
+	    "unprivileged_userns_clone", "Debian's switch (later bwrap)");
+	hint_for("bwrap: Creating new namespace failed: No space left on "
+		 "device\n",
+	    "max_user_namespaces", "user namespaces used up");
+	hint_for("bwrap: Creating new namespace failed: Operation not "
+		 "permitted\n",
+	    "not allowed", "user namespaces forbidden");
+	hint_for("bwrap: loopback: Failed RTM_NEWADDR: Operation not "
+		 "permitted\n",
+	    "loopback", "no loopback in the network namespace");
+	hint_for("bwrap: Can't find source path /x: No such file or "
+		 "directory\n",
+	    "could not be set up", "a missing path");
+	hint_for("bwrap: Can't fork for pid 1: Resource temporarily "
+		 "unavailable\n",
+	    "limit on processes", "process limit at the fork for pid 1");
+	hint_for("bwrap: Creating new namespace failed: Resource temporarily "
+		 "unavailable\n",
+	    "limit on processes", "process limit at clone");
+	hint_for("bwrap: Can't open /proc/self/fd: Too many open files\n",
+	    "limit on open files", "descriptor limit");
+	hint_for("bwrap: Can't mount tmpfs on /newroot: Cannot allocate "
+		 "memory\n",
+	    "memory", "memory");
+	hint_for("bwrap: something nobody foresaw\n", NULL, "unknown words");
+}
+
+static void
+test_ends(void)
+{
+	struct probe_outcome o = { .bwrap_stderr = (char *)"",
+		.reaped = true,
+		.wait_status = SIGKILL };
+	struct sbox_error e = { 0 };
+
+	probe_classify(&o, 10000, &e);
+	ok(strstr(e.detail, "killed by signal 9") != NULL &&
+		strstr(e.detail, "before the sandbox was ready") != NULL,
+	    "a killed bwrap is said to be killed: %s", e.detail);
+	ok(e.hint == NULL, "no overload hint for a killed bwrap");
+	sbox_error_clear(&e);
+
+	o.reaped = false;
+	o.timed_out = true;
+	probe_classify(&o, 2500, &e);
+	ok(strstr(e.detail, "not ready within 2.500 s") != NULL,
+	    "a timeout says how long: %s", e.detail);
+	ok(e.hint != NULL && strstr(e.hint, "--probe-timeout") != NULL,
+	    "a timeout suggests --probe-timeout");
+	sbox_error_clear(&e);
+
+	ok(probe_errno_hint(EAGAIN) != NULL &&
+		strstr(probe_errno_hint(EAGAIN), "processes") != NULL,
+	    "EAGAIN: the process limit");
+	ok(probe_errno_hint(EMFILE) != NULL &&
+		strstr(probe_errno_hint(EMFILE), "open files") != NULL,
+	    "EMFILE: the descriptor limit");
+	ok(probe_errno_hint(ENOENT) == NULL, "ENOENT: no hint");
+}
+
+int
+main(void)
+{
+	test_hints();
+	test_ends();
+	return tap_done();
+}
