@@ -127,6 +127,17 @@ bad_value() {
 	done
 }
 
+@test "--probe-timeout takes decimal seconds only: 0x10, 1e2, ' 5', 5., +5 refused; 5, 2.5, .5 taken" {
+	local v
+	for v in 0x10 1e2 ' 5' 5. +5 '5 ' 1,5 0x1p3; do
+		bad_value --probe-timeout --probe-timeout="$v"
+	done
+	for v in 5 2.5 .5; do
+		run --separate-stderr "$SBOX_EXEC" --probe-timeout="$v" --print -- true
+		assert_status 0
+	done
+}
+
 @test "--policy=/nonexistent and --policy=" {
 	bad_value /nonexistent/sbox.policy --policy=/nonexistent/sbox.policy
 	assert_contains "$stderr" --policy
