@@ -156,3 +156,135 @@ _tty_kill_pgrp() {
 	requires script timeout python3
 	each_user _tty_kill_pgrp
 }
+
+# The reader: the first line it reads goes to the file $1.
+READER='read -r line; printf "%s\n" "$line" >"$1"'
+
+_background_read() {
+	local d
+	d=$(scratch_dir)
+	# Control: unsandboxed, a background job that reads the terminal is
+	# stopped (SIGTTIN), and what is typed meanwhile stays unread.
+	drive bg sleep=0.5 stopped send='secret-typed\n' sleep=1 kill=9 -- \
+		sh -c "$READER" sh "$d/control"
+	assert_contains "$output" "stopped:"
+	assert_absent "$d/control"
+	# In the sandbox, started in the background: it cannot read the
+	# terminal at all; what is typed stays with the terminal.
+	drive bg sleep=2 send='secret-typed\n' sleep=1.5 kill=15 -- \
+		"$SBOX" --rw "$d" -- sh -c "$READER" sh "$d/read"
+	assert_contains "$output" "exit=143"
+	assert_contains "$output" "termios=same"
+	assert_absent "$d/read"
+}
+
+@test "a command started in the background cannot read what is typed at the terminal" {
+	requires python3 timeout
+	each_user _background_read
+}
+
+_stopped_read() {
+	local d
+	d=$(scratch_dir)
+	# Control: unsandboxed, Ctrl-Z stops the reader before it reads.
+	drive expect=ready send='\x1a' stopped send='secret-typed\n' sleep=1 \
+		kill=9 -- sh -c "echo ready; sleep 1; $READER" sh "$d/control"
+	assert_contains "$output" "stopped:"
+	assert_absent "$d/control"
+	# In the sandbox: Ctrl-Z stops the sandbox with sbox-exec, and what
+	# is typed while it is stopped does not reach it.
+	drive expect=ready send='\x1a' stopped send='secret-typed\n' sleep=1 \
+		kill=9 -- "$SBOX" --rw "$d" -- \
+		sh -c "echo ready; sleep 1; $READER" sh "$d/read"
+	assert_contains "$output" "stopped:"
+	assert_contains "$output" "termios=same"
+	assert_absent "$d/read"
+}
+
+@test "after Ctrl-Z the command is stopped and cannot read what is typed at the terminal" {
+	requires python3 timeout
+	each_user _stopped_read
+}
+
+_settings_outlive() {
+	# Control: unsandboxed, settings changed on the terminal stay.
+	drive expect=done -- sh -c 'stty -echo raw; echo done'
+	assert_contains "$output" "termios=changed"
+	# In the sandbox they change its own terminal only, on a normal
+	# exit and when the command is killed.
+	drive expect=done -- "$SBOX" -- sh -c 'stty -echo raw; echo done'
+	assert_contains "$output" "exit=0"
+	assert_contains "$output" "termios=same"
+	drive expect=done kill=15 -- "$SBOX" --tty -- \
+		sh -c 'stty -echo -icanon; echo done; sleep 30'
+	assert_contains "$output" "exit=143"
+	assert_contains "$output" "termios=same"
+}
+
+@test "terminal settings changed inside (stty -echo raw) do not outlive the sandbox" {
+	requires python3 timeout
+	each_user _settings_outlive
+}
+
+# Ignores the stop signals and makes a process group of its own the
+# terminal's foreground, as a job that wants the keyboard back would.  (A
+# new group: inside a pid namespace the caller's has no number.)
+TAKE_FG_PY='
+import os, signal, time
+for s in (signal.SIGTSTP, signal.SIGTTOU, signal.SIGTTIN):
+    signal.signal(s, signal.SIG_IGN)
+try:
+    os.setpgid(0, 0)
+except OSError:
+    pass
+try:
+    os.tcsetpgrp(0, os.getpgrp())
+    print("tcsetpgrp: done")
+except OSError as e:
+    print("tcsetpgrp:", e)
+time.sleep(3)
+'
+
+_take_foreground() {
+	# Control: unsandboxed, a background job takes the terminal.
+	drive bg expect='tcsetpgrp:' foreground kill=9 -- "$PY" -c "$TAKE_FG_PY"
+	assert_contains "$output" "tcsetpgrp: done"
+	assert_contains "$output" "foreground=job"
+	# In the sandbox with --tty: it takes its own terminal only; the
+	# caller's stays with the caller's shell.
+	drive bg expect='tcsetpgrp:' foreground kill=15 -- \
+		"$SBOX" --tty -- "$PY" -c "$TAKE_FG_PY"
+	assert_contains "$output" "foreground=shell"
+	assert_contains "$output" "termios=same"
+}
+
+@test "with --tty, tcsetpgrp from a background sandbox cannot take the caller's terminal" {
+	requires python3 timeout
+	each_user _take_foreground
+}
+
+# Prints the device and number of what descriptors 0-2 and the named files
+# are, one "dev:major:minor" per line.
+IDS='for f in "$@"; do stat -L -c "%d:%t:%T" "$f" 2>/dev/null; done'
+
+_no_caller_terminal() {
+	local outer inner
+	# The command holds descriptors of the sandbox's terminal, and so
+	# does bwrap's first process; /dev/console is that terminal too.
+	drive expect=END -- sh -c "$IDS; echo OUTER; \"\$0\" --tty -- sh -c '$IDS; echo END' sh /proc/self/fd/* /proc/1/fd/* /dev/console /dev/tty" \
+		"$SBOX" /proc/self/fd/0
+	assert_contains "$output" "exit=0"
+	outer=${output%%OUTER*}
+	outer=${outer//$'\n'/}
+	inner=${output#*OUTER}
+	inner=${inner%%END*}
+	# The control: the terminal is there to be found, by its numbers.
+	[ -n "$outer" ]
+	assert_contains "$inner" ":88:"
+	refute_contains "$inner" "$outer"
+}
+
+@test "no descriptor of the caller's terminal inside the sandbox, nor /dev/console" {
+	requires python3 timeout
+	each_user _no_caller_terminal
+}
