@@ -596,11 +596,19 @@ relay_io(struct relay *r, const struct pollfd *pfd, size_t n, bool *err_open,
 					r->keys_off += (size_t)got;
 			}
 			if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) {
-				got = read(r->t->master, chunk, sizeof(chunk));
-				/* EIO: closed in the sandbox, and drained. */
-				if (got > 0)
-					write_all(r->t->out, chunk,
-					    (size_t)got);
+				size_t have = 0;
+
+				/*
+				 * A pty gives at most 4 KiB a read: gather
+				 * what is there, for fewer, larger writes.
+				 * EIO: closed in the sandbox, and drained.
+				 */
+				while (have < sizeof(chunk) &&
+				    (got = read(r->t->master, chunk + have,
+					 sizeof(chunk) - have)) > 0)
+					have += (size_t)got;
+				if (have > 0)
+					write_all(r->t->out, chunk, have);
 				else if (got == 0 ||
 				    (errno != EAGAIN && errno != EINTR))
 					*master_open = false;
