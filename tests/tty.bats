@@ -1,9 +1,12 @@
 #!/usr/bin/env bats
 # shellcheck disable=SC2086 # $AS is empty or one word, on purpose
-# SPEC "--tty": interactive programs keep the terminal and job control;
-# keystroke injection (TIOCSTI, TIOCLINUX) is refused by the seccomp
-# filter instead.  Without --tty the command has no controlling terminal.
-# Every test runs under a real pty (script(1)), as root and as nobody.
+# Manual page, --tty and "The terminal": the sandbox has a terminal of its
+# own, relayed by the launcher; with --tty it is the command's controlling
+# terminal (job control inside), without it the command has none.
+# Keystroke injection (TIOCSTI, TIOCLINUX) is refused by the seccomp filter
+# as well.  Every test runs under a real pty (script(1), or
+# tests/pty-drive.py where the test acts as the user would), as root and as
+# nobody.
 
 # shellcheck disable=SC2016
 load helpers

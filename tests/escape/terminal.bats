@@ -1,13 +1,13 @@
 #!/usr/bin/env bats
-# Escape catalogue: the caller's terminal.  SPEC "Process": the command
-# runs in a new session, with no controlling terminal it can push
-# keystrokes into; man page THE SANDBOX: the seccomp filter refuses
-# TIOCSTI, compared on the low 32 bits of the request as the kernel does.
-# With --tty the command keeps the terminal, in the caller's session and
-# process group: then the seccomp filter alone refuses TIOCSTI, and
-# Landlock signal scoping keeps kill(0, ...) inside.  Each test runs in a
-# real pty (script(1)); a keystroke pushed into it is read back from the
-# same terminal.  See common.bash.
+# Escape catalogue: the caller's terminal.  Manual page, "The terminal":
+# when any of descriptors 0-2 is a terminal, the sandbox gets a
+# pseudo-terminal of its own instead, relayed by the launcher, and runs in
+# a new session; the seccomp filter refuses TIOCSTI as well, compared on
+# the low 32 bits of the request as the kernel does.  With --tty the
+# sandbox's terminal is the command's controlling terminal, never the
+# caller's.  Each test runs in a real pty (script(1) or tests/pty-drive.py);
+# a keystroke pushed into it is read back from the same terminal.  See
+# common.bash.
 
 # shellcheck disable=SC2016,SC2030,SC2031
 load common
@@ -101,7 +101,7 @@ _tiocsti_tty() {
 	tiocsti_attempt 0x5412 --tty
 }
 
-@test "with --tty (the terminal kept), TIOCSTI cannot push a keystroke into it" {
+@test "with --tty, TIOCSTI cannot push a keystroke into the terminal" {
 	requires script timeout python3
 	requires_syscall_numbers
 	each_user _tiocsti_tty
@@ -152,7 +152,7 @@ _tty_kill_pgrp() {
 	refute_contains "$output" "orchestrator got TERM"
 }
 
-@test "with --tty (the caller's process group), kill(0) from the command reaches no host process" {
+@test "with --tty, kill(0) from the command reaches no host process" {
 	requires script timeout python3
 	each_user _tty_kill_pgrp
 }
