@@ -628,6 +628,36 @@ relay_io(struct relay *r, const struct pollfd *pfd, size_t n, bool *err_open,
 }
 
 /*
+ * The sandbox's process groups, for a stop: the command's (bwrap's first
+ * process inside made it, with a new session) and, with --tty, where the
+ * command leads a session of its own, bwrap's first process's.  Never ours.
+ */
+static void
+find_groups(struct relay *r)
+{
+	char state;
+	pid_t init = -1;
+
+	r->pgrp = r->cmd > 0 ? getpgid(r->cmd) : -1;
+	r->init_pgrp = -1;
+	if (r->cmd > 0 && proc_stat(r->cmd, &state, &init) == 0)
+		r->init_pgrp = getpgid(init);
+	/*
+	 * Both read by pid: only while the command is still the process we
+	 * have a pidfd of may they be trusted to be the sandbox's (a command
+	 * that ended at once could have its pid taken by a host process).
+	 */
+	if (fwd_pidfd < 0 ||
+	    syscall(SYS_pidfd_send_signal, (int)fwd_pidfd, 0, NULL, 0) < 0)
+		r->pgrp = r->init_pgrp = -1;
+	if (r->pgrp == getpgrp())
+		r->pgrp = -1;
+	if (r->init_pgrp == getpgrp() || r->init_pgrp == r->pgrp)
+		r->init_pgrp = -1;
+	fwd_pgrp = r->pgrp;
+}
+
+/*
  * After the hand-over: relay between the terminals, pass bwrap's late
  * words on, act on stops, and end when bwrap has ended and the sandbox's
  * terminal has been drained; then mirror bwrap's end.
@@ -640,24 +670,7 @@ relay_loop(struct relay *r)
 	sigset_t open_mask;
 	int status;
 
-	/* Never our own group: the command's is made by bwrap's new
-	 * session, and lives as long as bwrap's first process inside. */
-	r->pgrp = r->cmd > 0 ? getpgid(r->cmd) : -1;
-	if (r->pgrp == getpgrp())
-		r->pgrp = -1;
-	fwd_pgrp = r->pgrp;
-	/* With --tty the command leads a session of its own. */
-	{
-		char state;
-		pid_t init = -1;
-
-		if (r->cmd > 0 && proc_stat(r->cmd, &state, &init) == 0)
-			r->init_pgrp = getpgid(init);
-		else
-			r->init_pgrp = -1;
-	}
-	if (r->init_pgrp == getpgrp() || r->init_pgrp == r->pgrp)
-		r->init_pgrp = -1;
+	find_groups(r);
 	(void)sigprocmask(SIG_SETMASK, NULL, &open_mask);
 	for (size_t i = 0; i < sizeof(deferred) / sizeof(deferred[0]); i++)
 		sigdelset(&open_mask, deferred[i]);
