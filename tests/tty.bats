@@ -188,3 +188,23 @@ first_line() {
 	}
 	each_user body
 }
+
+@test "a refusal at a terminal leaves its settings as they were" {
+	body() {
+		local d
+		d=$(scratch_dir)
+		chmod 0755 "$d"
+		printf '#!/bin/sh\necho "bwrap: cannot, here" >&2\nexit 1\n' >"$d/bwrap"
+		chmod 0755 "$d/bwrap"
+		# Refused before the sandbox: a policy that cannot be.
+		drive -- "$SBOX" --chdir=/nonexistent-dir -- true
+		assert_contains "$output" "exit=125"
+		assert_contains "$output" "termios=same"
+		# Refused once bwrap runs, the sandbox's terminal made.
+		drive -- "$SBOX" --bwrap="$d/bwrap" -- true
+		assert_contains "$output" "bwrap: cannot, here"
+		assert_contains "$output" "exit=125"
+		assert_contains "$output" "termios=same"
+	}
+	each_user body
+}
