@@ -677,6 +677,16 @@ relay_loop(struct relay *r)
 	r->fg = t->master >= 0 && pty_foreground(t);
 	if (r->fg)
 		pty_enter_raw(t);
+	/*
+	 * Relaying a terminal, a keystroke must not wait for the end of
+	 * someone else's time slice (measured: milliseconds on a busy
+	 * machine as SCHED_BATCH): back to the normal policy.
+	 */
+	if (t->master >= 0) {
+		struct sched_param sp = { 0 };
+
+		(void)syscall(SYS_sched_setscheduler, 0, SCHED_OTHER, &sp);
+	}
 
 	for (;;) {
 		struct pollfd pfd[3];
