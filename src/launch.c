@@ -5,7 +5,10 @@
  * stage two need are made inheritable in the child only, from an explicit
  * list.  Between fork and exec: async-signal-safe calls and _exit only.
  * The command runs only after the launcher has reported success; it never
- * runs outside the sandbox.
+ * runs outside the sandbox.  The caller's terminal never reaches bwrap or
+ * the sandbox: where 0-2 were terminals they get the sandbox's own
+ * (pty.c), which the waiting loop relays; a stop of the launcher stops
+ * the sandbox too.
  */
 #include "config.h"
 
