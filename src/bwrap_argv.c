@@ -110,12 +110,11 @@ bwargv_build(const struct policy *p, const struct bwargv_input *in,
 	strv_add(sv, "--cap-drop");
 	strv_add(sv, "ALL");
 	/*
-	 * Without a controlling terminal the command cannot push keystrokes
-	 * into the caller's.  --tty keeps it for interactive programs; the
-	 * seccomp filter of stage two then refuses TIOCSTI and TIOCLINUX.
+	 * No controlling terminal of the caller's: the command could push
+	 * keystrokes into it, and take its foreground.  With --tty stage two
+	 * makes the sandbox's own terminal the controlling one instead.
 	 */
-	if (!p->tty)
-		strv_add(sv, "--new-session");
+	strv_add(sv, "--new-session");
 	strv_add(sv, "--die-with-parent");
 
 	for (size_t i = 0; i < p->nmounts; i++)

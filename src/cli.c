@@ -1099,7 +1099,7 @@ cli_help(FILE *f)
 	    "      --unsetenv NAME      remove NAME from the command's environment\n"
 	    "      --clearenv           start from an empty environment\n"
 	    "      --keep-fd=N          pass inherited descriptor N to the command\n"
-	    "      --tty                keep the terminal, for interactive programs\n"
+	    "      --tty                own terminal with job control, for interactive use\n"
 	    "Launcher:\n"
 	    "      --check              only tell whether this sandbox can be created\n"
 	    "      --print              print the bwrap command line, run nothing\n"

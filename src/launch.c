@@ -5,30 +5,38 @@
  * stage two need are made inheritable in the child only, from an explicit
  * list.  Between fork and exec: async-signal-safe calls and _exit only.
  * The command runs only after the launcher has reported success; it never
- * runs outside the sandbox.
+ * runs outside the sandbox.  The caller's terminal never reaches bwrap or
+ * the sandbox: where 0-2 were terminals they get the sandbox's own
+ * (pty.c), which the waiting loop relays; a stop of the launcher stops
+ * the sandbox too.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bwrap_argv.h"
 #include "stage2.h"
 #include "launch.h"
 #include "probe.h"
+#include "pty.h"
 #include "util.h"
 
 extern char **environ;
@@ -42,18 +50,61 @@ static const int forwarded[] = {
 	SIGUSR1,
 	SIGUSR2,
 	SIGALRM,
-	SIGWINCH,
-	SIGCONT,
 };
+
+/*
+ * Signals the waiting loop acts on itself: held off but while it waits in
+ * ppoll(), and noted here by their handler.
+ */
+static const int deferred[] = { SIGTSTP, SIGCONT, SIGWINCH };
+static volatile sig_atomic_t got_deferred[3];
 
 static volatile sig_atomic_t fwd_pidfd = -1;
 static volatile sig_atomic_t fwd_pid = -1;
+static volatile sig_atomic_t fwd_master = -1; /* the sandbox's terminal */
+static volatile sig_atomic_t fwd_ctty;	      /* which it has as its own */
+static volatile sig_atomic_t fwd_vintr, fwd_vquit;
+static volatile sig_atomic_t fwd_pgrp = -1; /* the command's process group */
 
+/*
+ * The keyboard's interrupt and quit (the kernel's, not a kill()) go where
+ * the keyboard's would unsandboxed: to the whole foreground job, which is
+ * the command's process group, or with --tty the foreground group of the
+ * sandbox's terminal.  Any other signal goes to the command.
+ */
 static void
-forward_signal(int sig)
+forward_signal(int sig, siginfo_t *si, void *uc)
 {
-	int saved = errno;
+	int saved = errno, master = (int)fwd_master;
+	bool keyboard = si != NULL && si->si_code == SI_KERNEL &&
+	    (sig == SIGINT || sig == SIGQUIT);
 
+	(void)uc;
+	if (keyboard && master >= 0) {
+		struct termios t;
+
+		/*
+		 * A program that reads the keyboard raw (an editor) takes
+		 * the interrupt key as a key: the key it is, then.  Else
+		 * the signal goes to the terminal's foreground group, as
+		 * the keyboard's would, where the command has the terminal.
+		 */
+		if (tcgetattr(master, &t) == 0 && !(t.c_lflag & ISIG)) {
+			char c = (char)(sig == SIGINT ? fwd_vintr : fwd_vquit);
+
+			(void)!write(master, &c, 1);
+			errno = saved;
+			return;
+		}
+		if (fwd_ctty && ioctl(master, TIOCSIG, sig) == 0) {
+			errno = saved;
+			return;
+		}
+	}
+	if (keyboard && fwd_pgrp > 1 && kill(-(pid_t)fwd_pgrp, sig) == 0) {
+		errno = saved;
+		return;
+	}
 	/* A pidfd cannot hit a recycled pid; the bare pid is the fallback. */
 	if (fwd_pidfd >= 0)
 		(void)syscall(SYS_pidfd_send_signal, (int)fwd_pidfd, sig, NULL,
@@ -61,6 +112,14 @@ forward_signal(int sig)
 	else if (fwd_pid > 0)
 		(void)kill((pid_t)fwd_pid, sig);
 	errno = saved;
+}
+
+static void
+note_signal(int sig)
+{
+	for (size_t i = 0; i < sizeof(deferred) / sizeof(deferred[0]); i++)
+		if (deferred[i] == sig)
+			got_deferred[i] = 1;
 }
 
 static int
@@ -301,11 +360,10 @@ launch_print(const struct invocation *inv, const struct located *bw)
 /* The child: become bwrap with exactly the descriptors it needs. */
 static void SBOX_NORETURN
 exec_bwrap(const struct invocation *inv, const struct located *bw,
-    const struct fdset *f, char *const *argv, const int *keep, size_t nkeep,
-    const struct sigaction *old_pipe)
+    const struct fdset *f, const struct pty *t, char *const *argv,
+    const int *keep, size_t nkeep, const struct sigaction *old_pipe)
 {
 	static const char msg[] = "cannot execute bwrap: ";
-	struct sigaction ign_sa = { .sa_handler = SIG_IGN };
 
 	if (dup2(f->err[1], STDERR_FILENO) < 0)
 		_exit(127);
@@ -314,20 +372,14 @@ exec_bwrap(const struct invocation *inv, const struct located *bw,
 	    (dup2(f->devnull, STDIN_FILENO) < 0 ||
 		dup2(f->devnull, STDOUT_FILENO) < 0))
 		_exit(127);
-	if (!inv->policy.tty) {
-		/* Out of the caller's process group: its terminal signals
-		 * are ours to forward, not bwrap's to die of. */
-		(void)setpgid(0, 0);
-	} else {
-		/*
-		 * With --tty the sandbox stays in the terminal's foreground
-		 * group, so that the command reads the terminal and job
-		 * control works; the keyboard's SIGINT and SIGQUIT reach it
-		 * directly and must not kill bwrap (stage two restores them).
-		 */
-		(void)sigaction(SIGINT, &ign_sa, NULL);
-		(void)sigaction(SIGQUIT, &ign_sa, NULL);
-	}
+	/* The sandbox's own terminal where the caller's was. */
+	if (t->master >= 0 && pty_child_stdio(t) < 0)
+		_exit(127);
+	/*
+	 * Out of the caller's process group: its terminal's signals are
+	 * ours to pass on (or to act on: a stop), not bwrap's to die of.
+	 */
+	(void)setpgid(0, 0);
 	fd_close_except(keep, nkeep);
 	/* bwrap's own descriptor too: a wrapper script is run through it. */
 	for (size_t i = 0; i < nkeep; i++)
@@ -358,37 +410,371 @@ exec_bwrap(const struct invocation *inv, const struct located *bw,
 
 /*
  * From the moment the sandbox is up, signals meant for us go to the
- * command (stage two now, the command after its exec: the same process).
+ * command (stage two now, the command after its exec: the same process);
+ * a stop, a continue and a window size change are the waiting loop's to
+ * handle, and held off until it waits.
  */
 static void
-forward_signals_to(pid_t child, pid_t cmd, bool tty)
+forward_signals_to(pid_t child, pid_t cmd, const struct pty *t, bool ctty)
 {
-	struct sigaction sa = { .sa_handler = forward_signal };
+	struct sigaction sa = { .sa_sigaction = forward_signal };
+	struct sigaction note = { .sa_handler = note_signal };
+	sigset_t held;
 
 	fwd_pidfd = cmd > 0 ? (int)syscall(SYS_pidfd_open, cmd, 0) : -1;
 	if (fwd_pidfd >= 0)
 		(void)fcntl((int)fwd_pidfd, F_SETFD, FD_CLOEXEC);
 	fwd_pid = child;
+	fwd_master = t->master;
+	fwd_ctty = ctty;
+	fwd_vintr = t->saved.c_cc[VINTR];
+	fwd_vquit = t->saved.c_cc[VQUIT];
+	sigemptyset(&held);
+	for (size_t i = 0; i < sizeof(deferred) / sizeof(deferred[0]); i++)
+		sigaddset(&held, deferred[i]);
+	(void)sigprocmask(SIG_BLOCK, &held, NULL);
 	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
+	sa.sa_flags = SA_RESTART | SA_SIGINFO;
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
 		(void)sigaction(forwarded[i], &sa, NULL);
-	if (tty) {
-		/* The terminal sends these to the command itself. */
+	sigemptyset(&note.sa_mask);
+	for (size_t i = 0; i < sizeof(deferred) / sizeof(deferred[0]); i++)
+		(void)sigaction(deferred[i], &note, NULL);
+	if (t->master >= 0) {
+		/* A background read then fails (EIO) instead of stopping us
+		 * while the sandbox runs on. */
 		struct sigaction ign = { .sa_handler = SIG_IGN };
 
-		(void)sigaction(SIGINT, &ign, NULL);
-		(void)sigaction(SIGQUIT, &ign, NULL);
+		(void)sigaction(SIGTTIN, &ign, NULL);
 	}
 }
 
-/* After the hand-over: pass bwrap's late words on, wait, mirror its end. */
+/* What the waiting loop needs. */
+struct relay {
+	pid_t child;	 /* bwrap */
+	pid_t cmd;	 /* stage two, then the command */
+	pid_t pgrp;	 /* the command's process group (bwrap's, inside) */
+	pid_t init_pgrp; /* bwrap's first process inside, when not the same */
+	int err_fd;	 /* bwrap's stderr */
+	bool ctty; /* --tty: the sandbox's terminal is the command's own */
+	bool fg;   /* we may read the caller's terminal */
+	struct pty *t;
+	char keys[4096]; /* read from the caller, not yet in the sandbox's */
+	size_t nkeys, keys_off;
+};
+
+/* PID's state letter and parent, from /proc; -1 when it is gone. */
 static int
-proxy(pid_t child, int err_fd)
+proc_stat(pid_t pid, char *state, pid_t *ppid)
 {
-	int status, devnull, pidfd = (int)fwd_pidfd;
-	char chunk[1024];
+	char path[64], buf[512], *p;
 	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* "pid (comm) state ppid ...": comm may hold anything but ')'. */
+	p = strrchr(buf, ')');
+	if (p == NULL || p[1] == '\0' || p[2] == '\0' || p[3] == '\0')
+		return -1;
+	*state = p[2];
+	*ppid = (pid_t)strtol(p + 4, NULL, 10);
+	return 0;
+}
+
+/*
+ * SIG to the whole sandbox as job control would reach it: the command's
+ * process group and, where it has its terminal, the terminal's foreground
+ * group (a job of a shell inside).  Both are the sandbox's alone: the
+ * group of the session bwrap made, a terminal only the sandbox controls.
+ */
+static void
+signal_sandbox(const struct relay *r, int sig)
+{
+	pid_t fg = -1;
+
+	if (r->ctty && r->t->master >= 0)
+		fg = tcgetpgrp(r->t->master);
+	/* A job stopped inside resumes before the shell that would see it
+	 * stopped; on a stop, the shell goes first for the same reason. */
+	if (sig == SIGCONT && fg > 0 && fg != r->pgrp)
+		(void)kill(-fg, sig);
+	if (r->pgrp > 1)
+		(void)kill(-r->pgrp, sig);
+	else if (fwd_pidfd >= 0)
+		(void)syscall(SYS_pidfd_send_signal, (int)fwd_pidfd, sig, NULL,
+		    0);
+	if (sig != SIGCONT && fg > 0 && fg != r->pgrp) {
+		char state = 0;
+		pid_t ppid;
+
+		/*
+		 * A shell inside must be stopped before its job, or it sees
+		 * the job stop (its SIGCHLD may come before its SIGSTOP) and
+		 * takes the terminal back: a moment's wait, bounded.
+		 */
+		for (int i = 0; i < 100 &&
+		     proc_stat(r->cmd, &state, &ppid) == 0 && state != 'T';
+		     i++)
+			(void)nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+		(void)kill(-fg, sig);
+	}
+	/* bwrap too, so that everything below us is stopped. */
+	if (r->init_pgrp > 1)
+		(void)kill(-r->init_pgrp, sig);
+	(void)kill(r->child, sig);
+}
+
+
+/*
+ * Ctrl-Z (or any SIGTSTP): the sandbox stops with us, the caller's
+ * terminal gets its settings back, and we stop as the caller's shell
+ * expects of its job.  A SIGCONT (fg, bg) then resumes everything.
+ */
+static void
+suspend(struct relay *r)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, note;
+	sigset_t tstp;
+
+	signal_sandbox(r, SIGSTOP);
+	pty_restore(r->t);
+	(void)sigaction(SIGTSTP, &dfl, &note);
+	sigemptyset(&tstp);
+	sigaddset(&tstp, SIGTSTP);
+	(void)kill(getpid(), SIGTSTP);
+	/* Stopped here; an orphaned process group is not stopped at all. */
+	(void)sigprocmask(SIG_UNBLOCK, &tstp, NULL);
+	(void)sigprocmask(SIG_BLOCK, &tstp, NULL);
+	(void)sigaction(SIGTSTP, &note, NULL);
+	got_deferred[1] = 1;
+}
+
+/* Continued: in the foreground (fg) the terminal is ours to relay again;
+ * in the background (bg) the sandbox runs but cannot read it. */
+static void
+resume(struct relay *r)
+{
+	if (r->t->master >= 0) {
+		r->fg = pty_foreground(r->t);
+		if (r->fg)
+			pty_enter_raw(r->t);
+		pty_pass_winsize(r->t);
+	}
+	signal_sandbox(r, SIGCONT);
+}
+
+static void
+window_changed(const struct relay *r)
+{
+	pty_pass_winsize(r->t);
+	/* Without its terminal the command hears of it from us alone. */
+	if (!r->ctty || r->t->master < 0)
+		forward_signal(SIGWINCH, NULL, NULL);
+}
+
+static void
+write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return; /* the caller's terminal is gone: drop it */
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+/* One round of the loop's I/O: PFD as prepared in relay_loop. */
+static void
+relay_io(struct relay *r, const struct pollfd *pfd, size_t n, bool *err_open,
+    bool *master_open)
+{
+	static char chunk[65536];
+	ssize_t got;
+
+	for (size_t i = 0; i < n; i++) {
+		if (pfd[i].revents == 0)
+			continue;
+		if (pfd[i].fd == r->err_fd) {
+			got = read(r->err_fd, chunk, 1024);
+			if (got > 0) {
+				/* bwrap's late words, made safe: they may
+				 * quote the project's paths. */
+				cleanup_buf struct buf safe = { 0 };
+
+				util_terminal_safe(&safe, chunk, (size_t)got);
+				(void)!write(STDERR_FILENO, safe.s, safe.len);
+			} else if (got == 0 || errno != EINTR)
+				*err_open = false;
+		} else if (pfd[i].fd == r->t->master) {
+			if (pfd[i].revents & POLLOUT) {
+				got = write(r->t->master, r->keys + r->keys_off,
+				    r->nkeys - r->keys_off);
+				if (got > 0)
+					r->keys_off += (size_t)got;
+			}
+			if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) {
+				size_t have = 0;
+
+				/*
+				 * A pty gives at most 4 KiB a read: gather
+				 * what is there, for fewer, larger writes.
+				 * EIO: closed in the sandbox, and drained.
+				 */
+				while (have < sizeof(chunk) &&
+				    (got = read(r->t->master, chunk + have,
+					 sizeof(chunk) - have)) > 0)
+					have += (size_t)got;
+				if (have > 0)
+					write_all(r->t->out, chunk, have);
+				else if (got == 0 ||
+				    (errno != EAGAIN && errno != EINTR))
+					*master_open = false;
+			}
+		} else if (pfd[i].fd == r->t->in) {
+			got = read(r->t->in, r->keys, sizeof(r->keys));
+			if (got > 0) {
+				r->nkeys = (size_t)got;
+				r->keys_off = 0;
+			} else if (got == 0 || errno == EIO) {
+				/* Hung up, or we are in the background
+				 * now: read no more until continued. */
+				r->fg = false;
+			}
+		}
+	}
+}
+
+/*
+ * The sandbox's process groups, for a stop: the command's (bwrap's first
+ * process inside made it, with a new session) and, with --tty, where the
+ * command leads a session of its own, bwrap's first process's.  Never ours.
+ */
+static void
+find_groups(struct relay *r)
+{
+	char state;
+	pid_t init = -1;
+
+	r->pgrp = r->cmd > 0 ? getpgid(r->cmd) : -1;
+	r->init_pgrp = -1;
+	if (r->cmd > 0 && proc_stat(r->cmd, &state, &init) == 0)
+		r->init_pgrp = getpgid(init);
+	/*
+	 * Both read by pid: only while the command is still the process we
+	 * have a pidfd of may they be trusted to be the sandbox's (a command
+	 * that ended at once could have its pid taken by a host process).
+	 */
+	if (fwd_pidfd < 0 ||
+	    syscall(SYS_pidfd_send_signal, (int)fwd_pidfd, 0, NULL, 0) < 0)
+		r->pgrp = r->init_pgrp = -1;
+	if (r->pgrp == getpgrp())
+		r->pgrp = -1;
+	if (r->init_pgrp == getpgrp() || r->init_pgrp == r->pgrp)
+		r->init_pgrp = -1;
+	fwd_pgrp = r->pgrp;
+}
+
+/*
+ * After the hand-over: relay between the terminals, pass bwrap's late
+ * words on, act on stops, and end when bwrap has ended and the sandbox's
+ * terminal has been drained; then mirror bwrap's end.
+ */
+static int
+relay_loop(struct relay *r)
+{
+	struct pty *t = r->t;
+	bool err_open = true, master_open = t->master >= 0;
+	sigset_t open_mask;
+	int status;
+
+	find_groups(r);
+	(void)sigprocmask(SIG_SETMASK, NULL, &open_mask);
+	for (size_t i = 0; i < sizeof(deferred) / sizeof(deferred[0]); i++)
+		sigdelset(&open_mask, deferred[i]);
+	r->fg = t->master >= 0 && pty_foreground(t);
+	if (r->fg)
+		pty_enter_raw(t);
+	/*
+	 * Relaying a terminal, a keystroke must not wait for the end of
+	 * someone else's time slice (measured: milliseconds on a busy
+	 * machine as SCHED_BATCH): back to the normal policy.
+	 */
+	if (t->master >= 0) {
+		struct sched_param sp = { 0 };
+
+		(void)syscall(SYS_sched_setscheduler, 0, SCHED_OTHER, &sp);
+	}
+
+	for (;;) {
+		struct pollfd pfd[3];
+		struct timespec drain = { 0, 50 * 1000 * 1000 };
+		size_t n = 0;
+		int rc;
+
+		if (got_deferred[0]) {
+			got_deferred[0] = 0;
+			suspend(r);
+		}
+		if (got_deferred[1]) {
+			got_deferred[1] = 0;
+			resume(r);
+		}
+		if (got_deferred[2]) {
+			got_deferred[2] = 0;
+			window_changed(r);
+		}
+		if (!err_open && !master_open)
+			break;
+		if (err_open)
+			pfd[n++] = (struct pollfd){ r->err_fd, POLLIN, 0 };
+		if (master_open)
+			pfd[n++] = (struct pollfd){ t->master,
+				POLLIN | (r->keys_off < r->nkeys ? POLLOUT : 0),
+				0 };
+		if (master_open && r->fg && t->in >= 0 &&
+		    r->keys_off == r->nkeys)
+			pfd[n++] = (struct pollfd){ t->in, POLLIN, 0 };
+		/* bwrap gone: what the sandbox wrote is in the terminal's
+		 * buffer already; a descriptor of it smuggled out of the
+		 * sandbox must not keep us waiting. */
+		rc = ppoll(pfd, n, err_open ? NULL : &drain, &open_mask);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc <= 0) {
+			if (!err_open)
+				break;
+			continue;
+		}
+		relay_io(r, pfd, n, &err_open, &master_open);
+	}
+	pty_restore(t);
+	while (waitpid(r->child, &status, 0) < 0)
+		if (errno != EINTR)
+			return SBOX_EXIT_REFUSED;
+	if (WIFSIGNALED(status))
+		return SBOX_EXIT_SIGNAL_BASE + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+/* After the hand-over: hold nothing of the caller's but the terminal we
+ * relay, then wait in the relay loop. */
+static int
+proxy(struct relay *r)
+{
+	int devnull, keep[6];
+	size_t nkeep = 0;
 
 	/* The command owns stdin and stdout now; we hold them no more. */
 	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -397,27 +783,12 @@ proxy(pid_t child, int err_fd)
 		(void)dup3(devnull, STDOUT_FILENO, 0);
 		close(devnull);
 	}
-	{
-		int keep[2] = { err_fd, pidfd };
-
-		fd_sort(keep, 2);
-		fd_close_except(keep, 2);
-	}
-
-	for (;;) {
-		n = read(err_fd, chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		(void)!write(STDERR_FILENO, chunk, (size_t)n);
-	}
-	while (waitpid(child, &status, 0) < 0)
-		if (errno != EINTR)
-			return SBOX_EXIT_REFUSED;
-	if (WIFSIGNALED(status))
-		return SBOX_EXIT_SIGNAL_BASE + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	keep[nkeep++] = r->err_fd;
+	keep[nkeep++] = (int)fwd_pidfd;
+	pty_keep_fds(r->t, keep, &nkeep);
+	fd_sort(keep, nkeep);
+	fd_close_except(keep, nkeep);
+	return relay_loop(r);
 }
 
 /*
@@ -437,6 +808,7 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_pipe;
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	struct fdset f;
+	struct pty t;
 	size_t nkeep = 0;
 	pid_t child;
 	char go = 'G';
@@ -446,6 +818,25 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	if (spec->bwrap->bind_fd && open_bind_fds(&f, p, err) < 0) {
 		fdset_close(&f);
 		return -1;
+	}
+	/* --check runs no command: no terminal for it. */
+	if (inv->mode == MODE_CHECK)
+		pty_none(&t);
+	else if (pty_open(&t, err) < 0) {
+		fdset_close(&f);
+		return -1;
+	}
+	/* The command's stderr, which stage two keeps for it. */
+	if (t.master >= 0 && t.tty[STDERR_FILENO]) {
+		close(f.saved_stderr);
+		f.saved_stderr = fcntl(t.slave, F_DUPFD_CLOEXEC, 3);
+		if (f.saved_stderr < 0) {
+			sbox_error_set(err, SBOX_PROBE_FAILED,
+			    "cannot prepare the launch: %s", strerror(errno));
+			pty_close(&t);
+			fdset_close(&f);
+			return -1;
+		}
 	}
 	build_argv(spec, &f, &argv);
 	if (inv->verbosity > 0) {
@@ -488,12 +879,19 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 		sbox_error_set(err, SBOX_PROBE_FAILED, "cannot start bwrap: %s",
 		    strerror(e));
 		set_errno_hint(err, e);
+		pty_close(&t);
 		fdset_close(&f);
 		return -1;
 	}
 	if (child == 0)
-		exec_bwrap(inv, spec->bwrap, &f, argv.v, keep, nkeep,
+		exec_bwrap(inv, spec->bwrap, &f, &t, argv.v, keep, nkeep,
 		    &old_pipe);
+	/* The sandbox's end is the sandbox's alone: we read the master
+	 * until it is closed there. */
+	if (t.slave >= 0) {
+		close(t.slave);
+		t.slave = -1;
+	}
 
 	/*
 	 * From here the launcher only waits and relays.  SCHED_BATCH keeps
@@ -518,6 +916,7 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 		probe_collect_failure(f.err[0], child, &out);
 		probe_classify(&out, inv->probe_timeout_ms, err);
 		probe_outcome_free(&out);
+		pty_close(&t);
 		fdset_close(&f);
 		return -1;
 	}
@@ -540,7 +939,7 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	}
 
 	/* The status first, then the go-ahead: the command starts after. */
-	forward_signals_to(child, out.cmd_pid, p->tty);
+	forward_signals_to(child, out.cmd_pid, &t, p->tty);
 	spec->ready(spec->ready_ctx, getpid());
 	if (spec->has_channels)
 		(void)send(f.ctrl[0], &go, 1, MSG_NOSIGNAL);
@@ -555,10 +954,17 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	(void)sigaction(SIGPIPE, &old_pipe, NULL);
 	probe_outcome_free(&out);
 	{
-		int err_fd = steal_fd(&f.err[0]);
+		struct relay r = {
+			.child = child,
+			.cmd = out.cmd_pid,
+			.err_fd = steal_fd(&f.err[0]),
+			.ctty = p->tty,
+			.t = &t,
+		};
 
 		fdset_close(&f);
-		*exit_code = proxy(child, err_fd);
+		*exit_code = proxy(&r);
+		pty_close(&t);
 	}
 	return 0;
 }

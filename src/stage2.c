@@ -19,10 +19,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -247,6 +247,26 @@ exec_command(char **argv)
 	return found_errno ? SBOX_EXIT_CANNOT_EXEC : SBOX_EXIT_NOT_FOUND;
 }
 
+/*
+ * Make the first terminal among 0, 1 and SAVED_STDERR our controlling
+ * terminal.  It is the one the launcher made for the sandbox, never the
+ * caller's (which bwrap's new session has left behind); the command then
+ * leads its foreground process group.  No terminal: nothing to do.
+ */
+static void
+take_terminal(int saved_stderr)
+{
+	const int fds[] = { STDIN_FILENO, STDOUT_FILENO, saved_stderr };
+
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (isatty(fds[i])) {
+			if (getsid(0) != getpid())
+				(void)setsid();
+			(void)ioctl(fds[i], TIOCSCTTY, 0);
+			return;
+		}
+}
+
 int
 stage2_main(int argc, char **argv)
 {
@@ -277,6 +297,10 @@ stage2_main(int argc, char **argv)
 	out_fds[0] = STDOUT_FILENO;
 	out_fds[1] = saved_stderr;
 	memcpy(out_fds + 2, keep, nkeep * sizeof(int));
+
+	/* --tty: the sandbox's terminal becomes ours, job control and all. */
+	if (strstr(argv[6], "-tty") != NULL)
+		take_terminal(saved_stderr);
 
 	/* The launcher promised these in the status; fail closed. */
 	if (landlock_confine(argv + 7, (size_t)(dashdash - 7), out_fds,
@@ -309,11 +333,6 @@ stage2_main(int argc, char **argv)
 
 	if (dup2(saved_stderr, STDERR_FILENO) < 0)
 		return SBOX_EXIT_REFUSED;
-	/* --tty: bwrap ignored the keyboard's signals; the command must not. */
-	if (strstr(argv[6], "-tty") != NULL) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
-	}
 	fd_sort(keep, nkeep);
 	fd_close_except(keep, nkeep);
 	return exec_command(argv + dashdash + 1);

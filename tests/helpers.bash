@@ -123,6 +123,17 @@ usr() {
 	fi
 }
 
+# drive STEP... -- COMMAND...: COMMAND as a job on a new terminal, driven
+# by tests/pty-drive.py (see there) as the pass's user; its report (what
+# appeared on the terminal, the exit code, whether the terminal's settings
+# are as before) in $output.
+drive() {
+	local d
+	d=$(unpriv_copy "$PTY_DRIVE")
+	run usr timeout 60 "$PY" "$d" "$@"
+}
+PTY_DRIVE=$(readlink -f "${BASH_SOURCE[0]%/*}/pty-drive.py")
+
 # json_get JSON KEY: a field of a status line (empty when absent).
 json_get() {
 	printf '%s' "$1" | jq -r --arg k "$2" '.[$k] // empty'

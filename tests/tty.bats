@@ -1,9 +1,12 @@
 #!/usr/bin/env bats
 # shellcheck disable=SC2086 # $AS is empty or one word, on purpose
-# SPEC "--tty": interactive programs keep the terminal and job control;
-# keystroke injection (TIOCSTI, TIOCLINUX) is refused by the seccomp
-# filter instead.  Without --tty the command has no controlling terminal.
-# Every test runs under a real pty (script(1)), as root and as nobody.
+# Manual page, --tty and "The terminal": the sandbox has a terminal of its
+# own, relayed by the launcher; with --tty it is the command's controlling
+# terminal (job control inside), without it the command has none.
+# Keystroke injection (TIOCSTI, TIOCLINUX) is refused by the seccomp filter
+# as well.  Every test runs under a real pty (script(1), or
+# tests/pty-drive.py where the test acts as the user would), as root and as
+# nobody.
 
 # shellcheck disable=SC2016
 load helpers
@@ -88,15 +91,120 @@ print(os.waitstatus_to_exitcode(st))' "$SBOX"
 	each_user body
 }
 
+# The first line of $output.
+first_line() {
+	printf '%s\n' "${output%%$'\n'*}"
+}
+
+# Driven by tests/pty-drive.py rather than script(1): script, at the end of
+# its own input, types a NUL byte into a terminal in raw mode (as the relay
+# puts the caller's), and the sandbox's terminal would echo it in front.
 @test "without --tty the command has no controlling terminal; with it, it has" {
 	body() {
 		local probe='if (exec 3</dev/tty) 2>/dev/null; then echo has-ctty; else echo no-ctty; fi'
-		in_pty "sh -c '$probe'"
-		assert_eq "$output" has-ctty
-		in_pty "$SBOX -- sh -c '$probe'"
-		assert_eq "$output" no-ctty
-		in_pty "$SBOX --tty -- sh -c '$probe'"
-		assert_eq "$output" has-ctty
+		drive -- sh -c "$probe"
+		assert_eq "$(first_line)" has-ctty
+		drive -- "$SBOX" -- sh -c "$probe"
+		assert_eq "$(first_line)" no-ctty
+		drive -- "$SBOX" --tty -- sh -c "$probe"
+		assert_eq "$(first_line)" has-ctty
+	}
+	each_user body
+}
+
+@test "the window size reaches the command, and so does a change of it" {
+	body() {
+		local script='stty size; read -r x; stty size'
+		# With --tty the kernel tells the command (SIGWINCH) itself.
+		drive size=30,100 expect='30 100' resize=40,120 send='\n' \
+			expect='40 120' -- "$SBOX" -- sh -c "$script"
+		assert_contains "$output" "exit=0"
+		drive size=31,101 expect='31 101' resize=41,121 expect=winch \
+			send='\n' expect='41 121' -- "$SBOX" --tty -- \
+			sh -c "trap 'echo winch' WINCH; $script"
+		assert_contains "$output" "exit=0"
+	}
+	each_user body
+}
+
+@test "every byte the command writes arrives on the terminal as it would unsandboxed" {
+	body() {
+		local d
+		d=$(scratch_dir)
+		local py='import sys; sys.stdout.buffer.write(bytes(range(256)) * 64 + b"END")'
+		drive raw-out="$d/plain" expect=END -- "$PY" -c "$py"
+		drive raw-out="$d/sandboxed" expect=END -- "$SBOX" -- "$PY" -c "$py"
+		assert_contains "$output" "exit=0"
+		cmp "$d/plain" "$d/sandboxed"
+	}
+	each_user body
+}
+
+@test "through the terminal: exit codes, Ctrl-C, Ctrl-D and SIGTERM as unsandboxed" {
+	body() {
+		drive -- "$SBOX" -- sh -c 'exit 3'
+		assert_contains "$output" "exit=3"
+		drive expect=ready kill=15 -- "$SBOX" -- sh -c 'echo ready; sleep 30'
+		assert_contains "$output" "exit=143"
+		drive expect=ready send='\x03' -- "$SBOX" -- sh -c 'echo ready; sleep 30'
+		assert_contains "$output" "exit=130"
+		# End of input typed at the keyboard reaches the command.
+		drive expect=ready send='typed\n\x04' -- "$SBOX" -- \
+			sh -c 'echo ready; n=$(wc -l); echo "lines=$n"'
+		assert_contains "$output" "lines=1"
+		assert_contains "$output" "exit=0"
+		assert_contains "$output" "termios=same"
+	}
+	each_user body
+}
+
+@test "Ctrl-Z stops the sandbox with sbox-exec; continued, it carries on" {
+	body() {
+		drive expect=ready send='\x1a' stopped cont running send='go\n' \
+			expect=carried-on -- "$SBOX" -- \
+			sh -c 'echo ready; read -r x; echo "carried-on $x"'
+		assert_contains "$output" "stopped:"
+		assert_contains "$output" "carried-on go"
+		assert_contains "$output" "exit=0"
+		assert_contains "$output" "termios=same"
+		# With --tty, a job of a shell inside stops too.
+		drive expect=ready send='\x1a' stopped cont running send='go\n' \
+			expect=carried-on -- "$SBOX" --tty -- bash --norc -c \
+			'set -m; (echo ready; read -r x; echo "carried-on $x"); exit 0'
+		assert_contains "$output" "stopped:"
+		assert_contains "$output" "carried-on go"
+		assert_contains "$output" "exit=0"
+	}
+	each_user body
+}
+
+@test "stdin a terminal, stdout a pipe: only the terminal goes through the relay" {
+	body() {
+		drive expect=ready send='typed\n' expect='out=' -- sh -c \
+			'"$0" -- sh -c "echo ready >&2; read -r x; echo \"got \$x\"; ls -l /proc/self/fd/1" | { IFS= read -r l; read -r m; echo "out=$l|$m"; }' \
+			"$SBOX"
+		assert_contains "$output" "out=got typed|"
+		assert_contains "$output" "pipe:"
+	}
+	each_user body
+}
+
+@test "a refusal at a terminal leaves its settings as they were" {
+	body() {
+		local d
+		d=$(scratch_dir)
+		chmod 0755 "$d"
+		printf '#!/bin/sh\necho "bwrap: cannot, here" >&2\nexit 1\n' >"$d/bwrap"
+		chmod 0755 "$d/bwrap"
+		# Refused before the sandbox: a policy that cannot be.
+		drive -- "$SBOX" --chdir=/nonexistent-dir -- true
+		assert_contains "$output" "exit=125"
+		assert_contains "$output" "termios=same"
+		# Refused once bwrap runs, the sandbox's terminal made.
+		drive -- "$SBOX" --bwrap="$d/bwrap" -- true
+		assert_contains "$output" "bwrap: cannot, here"
+		assert_contains "$output" "exit=125"
+		assert_contains "$output" "termios=same"
 	}
 	each_user body
 }

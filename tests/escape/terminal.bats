@@ -1,13 +1,13 @@
 #!/usr/bin/env bats
-# Escape catalogue: the caller's terminal.  SPEC "Process": the command
-# runs in a new session, with no controlling terminal it can push
-# keystrokes into; man page THE SANDBOX: the seccomp filter refuses
-# TIOCSTI, compared on the low 32 bits of the request as the kernel does.
-# With --tty the command keeps the terminal, in the caller's session and
-# process group: then the seccomp filter alone refuses TIOCSTI, and
-# Landlock signal scoping keeps kill(0, ...) inside.  Each test runs in a
-# real pty (script(1)); a keystroke pushed into it is read back from the
-# same terminal.  See common.bash.
+# Escape catalogue: the caller's terminal.  Manual page, "The terminal":
+# when any of descriptors 0-2 is a terminal, the sandbox gets a
+# pseudo-terminal of its own instead, relayed by the launcher, and runs in
+# a new session; the seccomp filter refuses TIOCSTI as well, compared on
+# the low 32 bits of the request as the kernel does.  With --tty the
+# sandbox's terminal is the command's controlling terminal, never the
+# caller's.  Each test runs in a real pty (script(1) or tests/pty-drive.py);
+# a keystroke pushed into it is read back from the same terminal.  See
+# common.bash.
 
 # shellcheck disable=SC2016,SC2030,SC2031
 load common
@@ -101,7 +101,7 @@ _tiocsti_tty() {
 	tiocsti_attempt 0x5412 --tty
 }
 
-@test "with --tty (the terminal kept), TIOCSTI cannot push a keystroke into it" {
+@test "with --tty, TIOCSTI cannot push a keystroke into the terminal" {
 	requires script timeout python3
 	requires_syscall_numbers
 	each_user _tiocsti_tty
@@ -152,7 +152,143 @@ _tty_kill_pgrp() {
 	refute_contains "$output" "orchestrator got TERM"
 }
 
-@test "with --tty (the caller's process group), kill(0) from the command reaches no host process" {
+@test "with --tty, kill(0) from the command reaches no host process" {
 	requires script timeout python3
 	each_user _tty_kill_pgrp
+}
+
+# The reader: the first line it reads goes to the file $1.
+READER='read -r line; printf "%s\n" "$line" >"$1"'
+
+_background_read() {
+	local d
+	d=$(scratch_dir)
+	# Control: unsandboxed, a background job that reads the terminal is
+	# stopped (SIGTTIN), and what is typed meanwhile stays unread.
+	drive bg sleep=0.5 stopped send='secret-typed\n' sleep=1 kill=9 -- \
+		sh -c "$READER" sh "$d/control"
+	assert_contains "$output" "stopped:"
+	assert_absent "$d/control"
+	# In the sandbox, started in the background: it cannot read the
+	# terminal at all; what is typed stays with the terminal.
+	drive bg sleep=2 send='secret-typed\n' sleep=1.5 kill=15 -- \
+		"$SBOX" --rw "$d" -- sh -c "$READER" sh "$d/read"
+	assert_contains "$output" "exit=143"
+	assert_contains "$output" "termios=same"
+	assert_absent "$d/read"
+}
+
+@test "a command started in the background cannot read what is typed at the terminal" {
+	requires python3 timeout
+	each_user _background_read
+}
+
+_stopped_read() {
+	local d
+	d=$(scratch_dir)
+	# Control: unsandboxed, Ctrl-Z stops the reader before it reads.
+	drive expect=ready send='\x1a' stopped send='secret-typed\n' sleep=1 \
+		kill=9 -- sh -c "echo ready; sleep 1; $READER" sh "$d/control"
+	assert_contains "$output" "stopped:"
+	assert_absent "$d/control"
+	# In the sandbox: Ctrl-Z stops the sandbox with sbox-exec, and what
+	# is typed while it is stopped does not reach it.
+	drive expect=ready send='\x1a' stopped send='secret-typed\n' sleep=1 \
+		kill=9 -- "$SBOX" --rw "$d" -- \
+		sh -c "echo ready; sleep 1; $READER" sh "$d/read"
+	assert_contains "$output" "stopped:"
+	assert_contains "$output" "termios=same"
+	assert_absent "$d/read"
+}
+
+@test "after Ctrl-Z the command is stopped and cannot read what is typed at the terminal" {
+	requires python3 timeout
+	each_user _stopped_read
+}
+
+_settings_outlive() {
+	# Control: unsandboxed, settings changed on the terminal stay.
+	drive expect=done -- sh -c 'stty -echo raw; echo done'
+	assert_contains "$output" "termios=changed"
+	# In the sandbox they change its own terminal only, on a normal
+	# exit and when the command is killed.
+	drive expect=done -- "$SBOX" -- sh -c 'stty -echo raw; echo done'
+	assert_contains "$output" "exit=0"
+	assert_contains "$output" "termios=same"
+	drive expect=done kill=15 -- "$SBOX" --tty -- \
+		sh -c 'stty -echo -icanon; echo done; sleep 30'
+	assert_contains "$output" "exit=143"
+	assert_contains "$output" "termios=same"
+}
+
+@test "terminal settings changed inside (stty -echo raw) do not outlive the sandbox" {
+	requires python3 timeout
+	each_user _settings_outlive
+}
+
+# Ignores the stop signals and makes a process group of its own the
+# terminal's foreground, as a job that wants the keyboard back would.  (A
+# new group: inside a pid namespace the caller's has no number.)
+TAKE_FG_PY='
+import os, signal, time
+for s in (signal.SIGTSTP, signal.SIGTTOU, signal.SIGTTIN):
+    signal.signal(s, signal.SIG_IGN)
+try:
+    os.setpgid(0, 0)
+except OSError:
+    pass
+try:
+    os.tcsetpgrp(0, os.getpgrp())
+    print("tcsetpgrp: done")
+except OSError as e:
+    print("tcsetpgrp:", e)
+time.sleep(3)
+'
+
+_take_foreground() {
+	# Control: unsandboxed, a background job takes the terminal.
+	drive bg expect='tcsetpgrp:' foreground kill=9 -- "$PY" -c "$TAKE_FG_PY"
+	assert_contains "$output" "tcsetpgrp: done"
+	assert_contains "$output" "foreground=job"
+	# In the sandbox with --tty: it takes its own terminal only; the
+	# caller's stays with the caller's shell.
+	drive bg expect='tcsetpgrp:' foreground kill=15 -- \
+		"$SBOX" --tty -- "$PY" -c "$TAKE_FG_PY"
+	assert_contains "$output" "foreground=shell"
+	assert_contains "$output" "termios=same"
+}
+
+@test "with --tty, tcsetpgrp from a background sandbox cannot take the caller's terminal" {
+	requires python3 timeout
+	each_user _take_foreground
+}
+
+# Prints the device and number of what descriptors 0-2 and the named files
+# are, one "dev:major:minor" per line.
+IDS='for f in "$@"; do stat -L -c "%d:%t:%T" "$f" 2>/dev/null; done'
+
+_no_caller_terminal() {
+	local outer inner
+	# The command holds descriptors of the sandbox's terminal, and so
+	# does bwrap's first process; /dev/console is that terminal too.
+	drive expect=END -- sh -c "$IDS; echo OUTER; \"\$0\" --tty -- sh -c '$IDS; echo END' sh /proc/self/fd/* /proc/1/fd/* /dev/console /dev/tty" \
+		"$SBOX" /proc/self/fd/0
+	assert_contains "$output" "exit=0"
+	outer=${output%%OUTER*}
+	outer=${outer//$'\n'/}
+	inner=${output#*OUTER}
+	inner=${inner%%END*}
+	# The control: the terminal is there to be found, by its numbers.
+	[ -n "$outer" ]
+	assert_contains "$inner" ":88:"
+	# Whole lines: minor 1 is a prefix of minor 0x10.
+	if printf '%s\n' "$inner" | grep -qxF "$outer"; then
+		echo "the caller's terminal ($outer) inside: $inner" >&2
+		return 1
+	fi
+}
+
+@test "no descriptor of the caller's terminal inside the sandbox, nor /dev/console" {
+	requires python3 timeout
+	each_user _no_caller_terminal
 }

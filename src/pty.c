@@ -1,0 +1,210 @@
+/*
+ * pty.c - the sandbox's own terminal, and the caller's kept out of it.
+ *
+ * Owns: finding out which of descriptors 0-2 are terminals, a new
+ * pseudo-terminal with the caller's settings and window size, the caller's
+ * terminal in raw mode while the launcher relays keys and output, and the
+ * caller's settings put back.
+ *
+ * MUST: never hand a descriptor of the caller's terminal to the child (it
+ * gets the pseudo-terminal's other end in each place a terminal was);
+ * change the caller's terminal settings only while the launcher is its
+ * foreground job and relaying its input, and put them back on every way
+ * out; never set O_NONBLOCK on the caller's descriptors (their open file
+ * descriptions are shared with the caller's shell).  pty_child_stdio runs
+ * between vfork and exec: async-signal-safe calls only.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "pty.h"
+
+#ifndef TIOCGPTPEER
+#define TIOCGPTPEER _IO('T', 0x41)
+#endif
+
+/* The other end of MASTER: from the master itself where the kernel can
+ * (4.13 and later), so that no path is looked up; else by its number. */
+static int
+open_peer(int master)
+{
+	unsigned int n;
+	char path[32];
+	int fd;
+
+	fd = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd >= 0 || (errno != EINVAL && errno != ENOTTY))
+		return fd;
+	if (ioctl(master, TIOCGPTN, &n) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/dev/pts/%u", n);
+	return open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+}
+
+static void
+close_fd(int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		*fd = -1;
+	}
+}
+
+void
+pty_close(struct pty *t)
+{
+	close_fd(&t->master);
+	close_fd(&t->slave);
+	close_fd(&t->in);
+	close_fd(&t->out);
+	close_fd(&t->ctl);
+}
+
+/* No terminal: nothing to relay. */
+void
+pty_none(struct pty *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->master = t->slave = t->in = t->out = t->ctl = -1;
+}
+
+/*
+ * Find the caller's terminal among descriptors 0-2 and, if there is one,
+ * make a pseudo-terminal set up like it.  T->master is -1 when none of
+ * 0-2 is a terminal: then there is nothing to relay.
+ */
+int
+pty_open(struct pty *t, struct sbox_error *err)
+{
+	int unlock = 0, ctl = -1;
+	struct winsize ws;
+
+	pty_none(t);
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		t->tty[fd] = isatty(fd) == 1;
+		if (t->tty[fd] && ctl < 0)
+			ctl = fd;
+	}
+	if (ctl < 0)
+		return 0;
+	if (tcgetattr(ctl, &t->saved) < 0)
+		goto fail;
+	t->master = open("/dev/ptmx",
+	    O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+	if (t->master < 0 || ioctl(t->master, TIOCSPTLCK, &unlock) < 0 ||
+	    (t->slave = open_peer(t->master)) < 0 ||
+	    tcsetattr(t->slave, TCSANOW, &t->saved) < 0)
+		goto fail;
+	if (ioctl(ctl, TIOCGWINSZ, &ws) == 0)
+		(void)ioctl(t->master, TIOCSWINSZ, &ws);
+	/* Our own copies: 0 and 1 go to /dev/null once the command runs. */
+	t->ctl = fcntl(ctl, F_DUPFD_CLOEXEC, 3);
+	if (t->tty[STDIN_FILENO])
+		t->in = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+	t->out = fcntl(t->tty[STDOUT_FILENO] ? STDOUT_FILENO :
+		t->tty[STDERR_FILENO]	     ? STDERR_FILENO :
+					       STDIN_FILENO,
+	    F_DUPFD_CLOEXEC, 3);
+	if (t->ctl < 0 || t->out < 0 || (t->tty[STDIN_FILENO] && t->in < 0))
+		goto fail;
+	return 0;
+fail:
+	sbox_error_set(err, SBOX_PROBE_FAILED,
+	    "cannot make a terminal for the sandbox: %s", strerror(errno));
+	pty_close(t);
+	return -1;
+}
+
+/*
+ * In the child: the sandbox's terminal in place of each of 0 and 1 that
+ * was the caller's.  (Descriptor 2 is bwrap's error pipe there; stage two
+ * is handed the terminal for the command's stderr separately.)
+ */
+int
+pty_child_stdio(const struct pty *t)
+{
+	for (int fd = STDIN_FILENO; fd <= STDOUT_FILENO; fd++)
+		if (t->tty[fd] && dup2(t->slave, fd) < 0)
+			return -1;
+	return 0;
+}
+
+/* Whether the launcher is the caller's terminal's foreground job. */
+bool
+pty_foreground(const struct pty *t)
+{
+	return t->ctl >= 0 && tcgetpgrp(t->ctl) == getpgrp();
+}
+
+/*
+ * Raw mode, but with ISIG: the keyboard's interrupt, quit and suspend
+ * characters still signal the caller's foreground job, which is us, and
+ * the launcher passes them on.  Output processing is the sandbox
+ * terminal's to do.  Only when we relay keys and are in the foreground:
+ * a background job must leave the terminal to whoever is.
+ */
+void
+pty_enter_raw(struct pty *t)
+{
+	struct termios raw = t->saved;
+
+	if (t->master < 0 || t->in < 0 || !pty_foreground(t))
+		return;
+	cfmakeraw(&raw);
+	raw.c_lflag |= ISIG;
+	raw.c_cc[VMIN] = 1;
+	raw.c_cc[VTIME] = 0;
+	if (tcsetattr(t->ctl, TCSANOW, &raw) == 0)
+		t->raw = true;
+}
+
+/*
+ * The caller's settings back.  SIGTTOU is held off meanwhile: were we
+ * moved to the background while the terminal is raw, leaving it raw would
+ * be worse than restoring it from there.
+ */
+void
+pty_restore(struct pty *t)
+{
+	sigset_t ttou, old;
+
+	if (!t->raw)
+		return;
+	sigemptyset(&ttou);
+	sigaddset(&ttou, SIGTTOU);
+	(void)sigprocmask(SIG_BLOCK, &ttou, &old);
+	while (tcsetattr(t->ctl, TCSANOW, &t->saved) < 0 && errno == EINTR)
+		;
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	t->raw = false;
+}
+
+/* The caller's window size to the sandbox's terminal; the kernel tells
+ * the terminal's foreground group when it changed. */
+void
+pty_pass_winsize(const struct pty *t)
+{
+	struct winsize ws;
+
+	if (t->master >= 0 && ioctl(t->ctl, TIOCGWINSZ, &ws) == 0)
+		(void)ioctl(t->master, TIOCSWINSZ, &ws);
+}
+
+/* Append the descriptors the relay needs to FDS (room for four). */
+void
+pty_keep_fds(const struct pty *t, int *fds, size_t *n)
+{
+	const int all[] = { t->master, t->in, t->out, t->ctl };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (all[i] >= 0)
+			fds[(*n)++] = all[i];
+}
