@@ -28,6 +28,7 @@
 #include "stage2.h"
 #include "launch.h"
 #include "probe.h"
+#include "seccomp.h"
 #include "util.h"
 
 extern char **environ;
@@ -79,7 +80,8 @@ struct fdset {
 	int exe;	  /* our executable, for stage two */
 	int saved_stderr; /* the caller's stderr, for the command */
 	int devnull;
-	int *empty; /* /dev/null, one per hidden file */
+	int seccomp; /* the filter program for bwrap, or -1 */
+	int *empty;  /* /dev/null, one per hidden file */
 	size_t nempty;
 	int *bind; /* per mount: its source, or -1 */
 	size_t nbind;
@@ -89,7 +91,7 @@ static void
 fdset_close(struct fdset *f)
 {
 	int *all[] = { &f->ctrl[0], &f->ctrl[1], &f->err[0], &f->err[1],
-		&f->exe, &f->saved_stderr, &f->devnull };
+		&f->exe, &f->saved_stderr, &f->devnull, &f->seccomp };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (*all[i] >= 0) {
@@ -165,13 +167,13 @@ open_empty_fds(struct fdset *f, size_t n)
 }
 
 static int
-fdset_open(struct fdset *f, size_t nempty, struct sbox_error *err)
+fdset_open(struct fdset *f, size_t nempty, bool net, struct sbox_error *err)
 {
 	int one = 1;
 
 	memset(f, 0, sizeof(*f));
 	f->ctrl[0] = f->ctrl[1] = f->err[0] = f->err[1] = -1;
-	f->exe = f->saved_stderr = f->devnull = -1;
+	f->exe = f->saved_stderr = f->devnull = f->seccomp = -1;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, f->ctrl) <
 		0 ||
 	    setsockopt(f->ctrl[0], SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) <
@@ -180,7 +182,9 @@ fdset_open(struct fdset *f, size_t nempty, struct sbox_error *err)
 	    (f->exe = open("/proc/self/exe", O_PATH | O_CLOEXEC)) < 0 ||
 	    (f->saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)) < 0 ||
 	    (f->devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0 ||
-	    open_empty_fds(f, nempty) < 0) {
+	    open_empty_fds(f, nempty) < 0 ||
+	    /* -2: no filter for this architecture (the status says so) */
+	    ((f->seccomp = seccomp_program_fd(net)) < 0 && f->seccomp != -2)) {
 		sbox_error_set(err, SBOX_PROBE_FAILED,
 		    "cannot prepare the launch: %s", strerror(errno));
 		fdset_close(f);
@@ -216,6 +220,8 @@ build_argv(const struct launch_spec *spec, const struct fdset *f,
 		.nempty = f->nempty,
 		.disable_userns = bw->disable_userns,
 		.bind_fds = f->bind,
+		.seccomp = f->seccomp >= 0,
+		.seccomp_fd = f->seccomp,
 	};
 
 	strv_addf(&cmd, "/proc/self/fd/%d", f->exe);
@@ -268,9 +274,12 @@ launch_print(const struct invocation *inv, const struct located *bw)
 		.nempty = n,
 		.command = inv->command,
 		.disable_userns = bw->disable_userns,
+		.seccomp = seccomp_supported(),
+		.seccomp_fd = 3 + (int)n,
 	};
 
-	/* Hidden files read from descriptors the caller opens on /dev/null. */
+	/* Hidden files read from descriptors the caller opens on /dev/null;
+	 * the filter program from the one after them. */
 	for (size_t i = 0; i < n; i++)
 		fds[i] = 3 + (int)i;
 	bwargv_build(&inv->policy, &in, &argv);
@@ -420,7 +429,7 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	pid_t child;
 	char go = 'G';
 
-	if (fdset_open(&f, bwargv_empty_fds_needed(p), err) < 0)
+	if (fdset_open(&f, bwargv_empty_fds_needed(p), p->net, err) < 0)
 		return -1;
 	if (spec->bwrap->bind_fd && open_bind_fds(&f, p, err) < 0) {
 		fdset_close(&f);
@@ -433,11 +442,13 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	}
 
 	/* The child's inheritable set: bwrap's needs and the kept fds. */
-	keep = xcalloc(p->nkeep + f.nempty + f.nbind + 4, sizeof(int));
+	keep = xcalloc(p->nkeep + f.nempty + f.nbind + 5, sizeof(int));
 	keep[nkeep++] = f.ctrl[1];
 	keep[nkeep++] = f.exe;
 	keep[nkeep++] = f.saved_stderr;
 	keep[nkeep++] = spec->bwrap->fd;
+	if (f.seccomp >= 0)
+		keep[nkeep++] = f.seccomp;
 	for (size_t i = 0; i < f.nempty; i++)
 		keep[nkeep++] = f.empty[i];
 	for (size_t i = 0; i < f.nbind; i++)

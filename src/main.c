@@ -21,6 +21,7 @@
 #include "launch.h"
 #include "locate.h"
 #include "sbox.h"
+#include "seccomp.h"
 #include "stage2.h"
 #include "status.h"
 #include "util.h"
@@ -110,17 +111,23 @@ static void
 on_ready(void *ctx, pid_t pid)
 {
 	struct reporter *r = ctx;
+	int abi = landlock_abi();
+	char landlock[16] = "none";
 	struct status_report sr = {
 		.status = SBOX_SUCCESS,
 		.bwrap = r->bwrap,
 		.pid = r->inv->mode == MODE_RUN ? pid : 0,
 		.abstract_unix = !r->inv->policy.net ||
-			landlock_abi() >= LANDLOCK_SCOPE_ABI ?
+			abi >= LANDLOCK_SCOPE_ABI ?
 		    "blocked" :
 		    "reachable",
 		.nested_userns = r->bw->disable_userns ? "blocked" : "allowed",
+		.landlock = landlock,
+		.seccomp = seccomp_supported() ? "filter" : "none",
 	};
 
+	if (abi > 0)
+		snprintf(landlock, sizeof(landlock), "abi-%d", abi);
 	report(r, &sr);
 }
 

@@ -5,11 +5,12 @@
  * COMMAND...  where the PATHs are the writable places the sandbox shows.
  * MODE is "check" (report in and end), "run" (wait for the launcher's
  * go-ahead, sent after the status) or "go" (no status to wait for), with
- * "-tty" appended for --tty.
+ * "-tty" appended for --tty.  The seccomp filter is bwrap's to install
+ * (--seccomp), on its init process as on this one.
  *
  * MUST: refuse to run outside a sandbox of sbox-exec's making (this is
- * never a way to run a command unsandboxed); apply Landlock scoping and
- * the seccomp filter before reporting in, failing closed; leave the
+ * never a way to run a command unsandboxed); apply Landlock scoping
+ * before reporting in, failing closed; leave the
  * command descriptors 0-2 and the kept ones only.  Small on purpose: it
  * runs before every command and starts from main() without the launcher's
  * parsing.
@@ -30,7 +31,6 @@
 
 #include "landlock.h"
 #include "sbox.h"
-#include "seccomp.h"
 #include "stage2.h"
 
 #ifndef SYS_close_range
@@ -282,11 +282,6 @@ stage2_main(int argc, char **argv)
 	if (landlock_confine(argv + 7, (size_t)(dashdash - 7), out_fds,
 		nkeep + 2) < 0) {
 		fprintf(stderr, "cannot apply Landlock: %s\n", strerror(errno));
-		return SBOX_EXIT_REFUSED;
-	}
-	if (seccomp_supported() && seccomp_install() < 0) {
-		fprintf(stderr, "cannot install the seccomp filter: %s\n",
-		    strerror(errno));
 		return SBOX_EXIT_REFUSED;
 	}
 
