@@ -4,8 +4,9 @@
  * MUST: every descriptor is close-on-exec from birth; the ones bwrap and
  * stage two need are made inheritable in the child only, from an explicit
  * list.  Between fork and exec: async-signal-safe calls and _exit only.
- * The command runs only after the launcher has reported success; it never
- * runs outside the sandbox.
+ * The command runs only after the launcher has checked the sandbox from
+ * outside (verify.c) and reported success; it never runs outside the
+ * sandbox.
  */
 #include "config.h"
 
@@ -30,6 +31,7 @@
 #include "probe.h"
 #include "seccomp.h"
 #include "util.h"
+#include "verify.h"
 
 extern char **environ;
 
@@ -230,11 +232,7 @@ build_argv(const struct launch_spec *spec, const struct fdset *f,
 	strv_addf(&cmd, "%d", f->ctrl[1]);
 	strv_addf(&cmd, "%d", f->saved_stderr);
 	strv_take(&cmd, keep_list(p));
-	/* "go": nobody to tell, so stage two need not wait for us. */
-	strv_addf(&cmd, "%s%s",
-	    inv->mode == MODE_CHECK ? "check" :
-		spec->has_channels  ? "run" :
-				      "go",
+	strv_addf(&cmd, "%s%s", inv->mode == MODE_CHECK ? "check" : "run",
 	    inv->policy.tty ? "-tty" : "");
 	/* Where Landlock is to let the command write: the mounts say so. */
 	for (size_t i = 0; i < p->nmounts; i++)
@@ -428,6 +426,8 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	size_t nkeep = 0;
 	pid_t child;
 	char go = 'G';
+	/* Everything inside carries the launcher's filters and bwrap's. */
+	int filters = verify_seccomp_filters() + 1;
 
 	if (fdset_open(&f, bwargv_empty_fds_needed(p), p->net, err) < 0)
 		return -1;
@@ -506,9 +506,21 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 		fdset_close(&f);
 		return -1;
 	}
+	/* Whatever answered: is it the sandbox asked for? */
+	if (verify_sandbox(child, out.cmd_pid, p->net,
+		f.seccomp >= 0 ? filters : 0, err) < 0) {
+		kill(-child, SIGKILL);
+		kill(child, SIGKILL);
+		probe_collect_failure(f.err[0], child, &out);
+		probe_outcome_free(&out);
+		fdset_close(&f);
+		return -1;
+	}
 
 	if (inv->mode == MODE_CHECK) {
-		/* Stage two ends at once; the sandbox is good if bwrap is. */
+		/* Stage two ends on our word; the sandbox is good if bwrap
+		 * is. */
+		(void)send(f.ctrl[0], &go, 1, MSG_NOSIGNAL);
 		probe_collect_failure(f.err[0], child, &out);
 		if (!out.reaped || !WIFEXITED(out.wait_status) ||
 		    WEXITSTATUS(out.wait_status) != 0) {
@@ -527,8 +539,7 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	/* The status first, then the go-ahead: the command starts after. */
 	forward_signals_to(child, out.cmd_pid, p->tty);
 	spec->ready(spec->ready_ctx, getpid());
-	if (spec->has_channels)
-		(void)send(f.ctrl[0], &go, 1, MSG_NOSIGNAL);
+	(void)send(f.ctrl[0], &go, 1, MSG_NOSIGNAL);
 	if (out.bwrap_stderr[0] != '\0')
 		(void)!write(STDERR_FILENO, out.bwrap_stderr,
 		    strlen(out.bwrap_stderr));

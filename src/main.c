@@ -225,6 +225,13 @@ main(int argc, char **argv)
 	}
 	rep.bwrap = bw.path;
 	rep.bw = &bw;
+	if (inv.mode == MODE_CHECK && bw.caller_writable != NULL &&
+	    inv.verbosity >= 0)
+		fprintf(stderr,
+		    "sbox-exec: note: %s can be replaced by this user (%s is "
+		    "theirs to write); whatever runs as this user could put "
+		    "another program in its place\n",
+		    bw.path, bw.caller_writable);
 
 	if (inv.mode == MODE_PRINT) {
 		launch_print(&inv, &bw);

@@ -38,6 +38,8 @@ sbox_status_name(enum sbox_status s)
 		return "sandbox-probe-failed";
 	case SBOX_INVALID_POLICY:
 		return "invalid-policy";
+	case SBOX_BWRAP_UNTRUSTED:
+		return "bwrap-untrusted";
 	}
 	return "invalid-policy";
 }

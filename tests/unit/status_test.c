@@ -46,6 +46,11 @@ test_render(void)
 	    "\"landlock\":\"none\",\"seccomp\":\"filter\"}\n",
 	    "what is in force: landlock and seccomp");
 	free(s);
+	nf.status = SBOX_BWRAP_UNTRUSTED;
+	s = status_render(&nf);
+	is_str(s, "{\"version\":1,\"status\":\"bwrap-untrusted\"}\n",
+	    "bwrap-untrusted");
+	free(s);
 }
 
 static void
