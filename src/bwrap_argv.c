@@ -109,6 +109,11 @@ bwargv_build(const struct policy *p, const struct bwargv_input *in,
 		strv_add(sv, "--disable-userns");
 	strv_add(sv, "--cap-drop");
 	strv_add(sv, "ALL");
+	/* bwrap installs it on its init (pid 1 inside) and on stage two. */
+	if (in->seccomp) {
+		strv_add(sv, "--seccomp");
+		strv_addf(sv, "%d", in->seccomp_fd);
+	}
 	/*
 	 * No controlling terminal of the caller's: the command could push
 	 * keystrokes into it, and take its foreground.  With --tty stage two

@@ -20,6 +20,8 @@ struct bwargv_input {
 	char *const *command; /* NULL-terminated */
 	bool disable_userns;  /* bwrap supports --disable-userns */
 	const int *bind_fds;  /* per mount: its source, opened; or -1 */
+	bool seccomp;	      /* a filter program is on seccomp_fd */
+	int seccomp_fd;
 };
 
 size_t bwargv_empty_fds_needed(const struct policy *);

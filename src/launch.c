@@ -4,11 +4,11 @@
  * MUST: every descriptor is close-on-exec from birth; the ones bwrap and
  * stage two need are made inheritable in the child only, from an explicit
  * list.  Between fork and exec: async-signal-safe calls and _exit only.
- * The command runs only after the launcher has reported success; it never
- * runs outside the sandbox.  The caller's terminal never reaches bwrap or
- * the sandbox: where 0-2 were terminals they get the sandbox's own
- * (pty.c), which the waiting loop relays; a stop of the launcher stops
- * the sandbox too.
+ * The command runs only after the launcher has checked the sandbox from
+ * outside (verify.c) and reported success; it never runs outside the
+ * sandbox.  The caller's terminal never reaches bwrap or the sandbox:
+ * where 0-2 were terminals they get the sandbox's own (pty.c), which the
+ * waiting loop relays; a stop of the launcher stops the sandbox too.
  */
 #include "config.h"
 
@@ -37,7 +37,9 @@
 #include "launch.h"
 #include "probe.h"
 #include "pty.h"
+#include "seccomp.h"
 #include "util.h"
+#include "verify.h"
 
 extern char **environ;
 
@@ -149,7 +151,8 @@ struct fdset {
 	int exe;	  /* our executable, for stage two */
 	int saved_stderr; /* the caller's stderr, for the command */
 	int devnull;
-	int *empty; /* /dev/null, one per hidden file */
+	int seccomp; /* the filter program for bwrap, or -1 */
+	int *empty;  /* /dev/null, one per hidden file */
 	size_t nempty;
 	int *bind; /* per mount: its source, or -1 */
 	size_t nbind;
@@ -159,7 +162,7 @@ static void
 fdset_close(struct fdset *f)
 {
 	int *all[] = { &f->ctrl[0], &f->ctrl[1], &f->err[0], &f->err[1],
-		&f->exe, &f->saved_stderr, &f->devnull };
+		&f->exe, &f->saved_stderr, &f->devnull, &f->seccomp };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (*all[i] >= 0) {
@@ -235,13 +238,13 @@ open_empty_fds(struct fdset *f, size_t n)
 }
 
 static int
-fdset_open(struct fdset *f, size_t nempty, struct sbox_error *err)
+fdset_open(struct fdset *f, size_t nempty, bool net, struct sbox_error *err)
 {
 	int one = 1;
 
 	memset(f, 0, sizeof(*f));
 	f->ctrl[0] = f->ctrl[1] = f->err[0] = f->err[1] = -1;
-	f->exe = f->saved_stderr = f->devnull = -1;
+	f->exe = f->saved_stderr = f->devnull = f->seccomp = -1;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, f->ctrl) <
 		0 ||
 	    setsockopt(f->ctrl[0], SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) <
@@ -250,7 +253,9 @@ fdset_open(struct fdset *f, size_t nempty, struct sbox_error *err)
 	    (f->exe = open("/proc/self/exe", O_PATH | O_CLOEXEC)) < 0 ||
 	    (f->saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)) < 0 ||
 	    (f->devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0 ||
-	    open_empty_fds(f, nempty) < 0) {
+	    open_empty_fds(f, nempty) < 0 ||
+	    /* -2: no filter for this architecture (the status says so) */
+	    ((f->seccomp = seccomp_program_fd(net)) < 0 && f->seccomp != -2)) {
 		int e = errno;
 
 		sbox_error_set(err, SBOX_PROBE_FAILED,
@@ -289,6 +294,8 @@ build_argv(const struct launch_spec *spec, const struct fdset *f,
 		.nempty = f->nempty,
 		.disable_userns = bw->disable_userns,
 		.bind_fds = f->bind,
+		.seccomp = f->seccomp >= 0,
+		.seccomp_fd = f->seccomp,
 	};
 
 	strv_addf(&cmd, "/proc/self/fd/%d", f->exe);
@@ -297,11 +304,7 @@ build_argv(const struct launch_spec *spec, const struct fdset *f,
 	strv_addf(&cmd, "%d", f->ctrl[1]);
 	strv_addf(&cmd, "%d", f->saved_stderr);
 	strv_take(&cmd, keep_list(p));
-	/* "go": nobody to tell, so stage two need not wait for us. */
-	strv_addf(&cmd, "%s%s",
-	    inv->mode == MODE_CHECK ? "check" :
-		spec->has_channels  ? "run" :
-				      "go",
+	strv_addf(&cmd, "%s%s", inv->mode == MODE_CHECK ? "check" : "run",
 	    inv->policy.tty ? "-tty" : "");
 	/* Where Landlock is to let the command write: the mounts say so. */
 	for (size_t i = 0; i < p->nmounts; i++)
@@ -348,9 +351,12 @@ launch_print(const struct invocation *inv, const struct located *bw)
 		.nempty = n,
 		.command = inv->command,
 		.disable_userns = bw->disable_userns,
+		.seccomp = seccomp_supported(),
+		.seccomp_fd = 3 + (int)n,
 	};
 
-	/* Hidden files read from descriptors the caller opens on /dev/null. */
+	/* Hidden files read from descriptors the caller opens on /dev/null;
+	 * the filter program from the one after them. */
 	for (size_t i = 0; i < n; i++)
 		fds[i] = 3 + (int)i;
 	bwargv_build(&inv->policy, &in, &argv);
@@ -812,8 +818,10 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	size_t nkeep = 0;
 	pid_t child;
 	char go = 'G';
+	/* Everything inside carries the launcher's filters and bwrap's. */
+	int filters = verify_seccomp_filters() + 1;
 
-	if (fdset_open(&f, bwargv_empty_fds_needed(p), err) < 0)
+	if (fdset_open(&f, bwargv_empty_fds_needed(p), p->net, err) < 0)
 		return -1;
 	if (spec->bwrap->bind_fd && open_bind_fds(&f, p, err) < 0) {
 		fdset_close(&f);
@@ -845,11 +853,13 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	}
 
 	/* The child's inheritable set: bwrap's needs and the kept fds. */
-	keep = xcalloc(p->nkeep + f.nempty + f.nbind + 4, sizeof(int));
+	keep = xcalloc(p->nkeep + f.nempty + f.nbind + 5, sizeof(int));
 	keep[nkeep++] = f.ctrl[1];
 	keep[nkeep++] = f.exe;
 	keep[nkeep++] = f.saved_stderr;
 	keep[nkeep++] = spec->bwrap->fd;
+	if (f.seccomp >= 0)
+		keep[nkeep++] = f.seccomp;
 	for (size_t i = 0; i < f.nempty; i++)
 		keep[nkeep++] = f.empty[i];
 	for (size_t i = 0; i < f.nbind; i++)
@@ -920,9 +930,21 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 		fdset_close(&f);
 		return -1;
 	}
+	/* Whatever answered: is it the sandbox asked for? */
+	if (verify_sandbox(child, out.cmd_pid, p->net,
+		f.seccomp >= 0 ? filters : 0, err) < 0) {
+		kill(-child, SIGKILL);
+		kill(child, SIGKILL);
+		probe_collect_failure(f.err[0], child, &out);
+		probe_outcome_free(&out);
+		fdset_close(&f);
+		return -1;
+	}
 
 	if (inv->mode == MODE_CHECK) {
-		/* Stage two ends at once; the sandbox is good if bwrap is. */
+		/* Stage two ends on our word; the sandbox is good if bwrap
+		 * is. */
+		(void)send(f.ctrl[0], &go, 1, MSG_NOSIGNAL);
 		probe_collect_failure(f.err[0], child, &out);
 		if (!out.reaped || !WIFEXITED(out.wait_status) ||
 		    WEXITSTATUS(out.wait_status) != 0) {
@@ -941,8 +963,7 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	/* The status first, then the go-ahead: the command starts after. */
 	forward_signals_to(child, out.cmd_pid, &t, p->tty);
 	spec->ready(spec->ready_ctx, getpid());
-	if (spec->has_channels)
-		(void)send(f.ctrl[0], &go, 1, MSG_NOSIGNAL);
+	(void)send(f.ctrl[0], &go, 1, MSG_NOSIGNAL);
 	if (out.bwrap_stderr[0] != '\0') {
 		/* bwrap's words may quote the project's paths: made safe. */
 		cleanup_buf struct buf safe = { 0 };

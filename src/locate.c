@@ -1,21 +1,29 @@
 /*
- * locate.c - the bwrap lookup order and the setuid rule.
+ * locate.c - the bwrap lookup order, the setuid rule and the rule of
+ * trusted places.
  *
  * MUST: check the file that will be executed, not a path looked at
  * earlier: the candidate is opened (following symlinks) and fstat()ed, and
  * that descriptor is what launch.c executes.  MUST NOT search relative
- * PATH entries: the current directory is never searched.
+ * PATH entries: the current directory is never searched.  MUST NOT run a
+ * bwrap found by searching (PATH, the bundled copy) that someone but root
+ * could have put there: the file and every directory above it must be
+ * writable by root only (for the bundled copy, also by the owner of
+ * sbox-exec's own executable, who could replace sbox-exec as well).  A
+ * bwrap named with --bwrap or SBOX_EXEC_BWRAP is the caller's choice.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "locate.h"
@@ -32,8 +40,218 @@ locate_free(struct located *l)
 	if (l->fd >= 0)
 		close(l->fd);
 	free(l->path);
+	free(l->caller_writable);
 	l->fd = -1;
 	l->path = NULL;
+	l->caller_writable = NULL;
+}
+
+/* How far a candidate is checked: not at all (named by the caller), for
+ * root alone, or for root and the owner of our executable. */
+enum trust {
+	TRUST_NAMED,
+	TRUST_ROOT,
+	TRUST_ROOT_OR_OWNER,
+};
+
+#define NOBODY ((uid_t)-1)
+
+/*
+ * The uid that stands for root here: 0, or in a user namespace the uid
+ * mapped to its parent's root; when none is, root's files show as the
+ * overflow uid (as do those of every user the namespace does not map,
+ * which sbox-exec cannot tell apart).  The caller, root inside a
+ * namespace of its own making, is then not trusted.
+ */
+static uid_t
+root_uid(void)
+{
+	static uid_t root = NOBODY;
+	char buf[4096], *line, *save = NULL;
+	unsigned long in, out, count, overflow = 65534;
+	ssize_t n;
+	int fd;
+
+	if (root != NOBODY)
+		return root;
+	root = 0;
+	fd = open("/proc/self/uid_map", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return root;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return root;
+	buf[n] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "%lu %lu %lu", &in, &out, &count) == 3 &&
+		    out == 0 && count > 0)
+			return root = (uid_t)in;
+	fd = open("/proc/sys/kernel/overflowuid", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n > 0) {
+			buf[n] = '\0';
+			overflow = strtoul(buf, NULL, 10);
+		}
+	}
+	return root = (uid_t)overflow;
+}
+
+static bool
+trusted_uid(uid_t uid, uid_t also)
+{
+	return uid == root_uid() || (also != NOBODY && uid == also);
+}
+
+/*
+ * Why DIR (with the entry below it, ENTRY) lets someone untrusted change
+ * that entry, or NULL.  A directory others may write to is safe only when
+ * it is sticky and the entry is a trusted user's: then nobody else may
+ * rename or remove it (how /tmp and /var/tmp work).
+ */
+static const char *
+dir_problem(const struct stat *dir, const struct stat *entry, uid_t also)
+{
+	if (!trusted_uid(dir->st_uid, also))
+		return "is owned by a user other than root";
+	if ((dir->st_mode & (S_IWGRP | S_IWOTH)) != 0 &&
+	    !((dir->st_mode & S_ISVTX) != 0 &&
+		trusted_uid(entry->st_uid, also)))
+		return (dir->st_mode & S_IWOTH) != 0 ?
+		    "is writable by others" :
+		    "is writable by its group";
+	return NULL;
+}
+
+/*
+ * Whether the file open on FD, and every directory from / down to it,
+ * can be changed by root (or ALSO) only.  The kernel's name for the file
+ * (symlinks resolved) is walked one step at a time without following
+ * symlinks, and the last step must reach the very file on FD.  Returns
+ * NULL when so; otherwise the first place that is not, and in *WHY what
+ * is wrong with it.
+ */
+static char *
+untrusted_place(int fd, uid_t also, const char **why)
+{
+	char link[64], real[PATH_MAX];
+	struct stat file, dir, entry;
+	cleanup_buf struct buf at = { 0 };
+	ssize_t n;
+	int cur;
+	char *name, *save = NULL, *next;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, real, sizeof(real) - 1);
+	*why = "cannot be checked";
+	if (n <= 0 || fstat(fd, &file) < 0)
+		return xstrdup("the file found");
+	real[n] = '\0';
+	if (real[0] != '/')
+		return xstrdup(real);
+	cur = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (cur < 0 || fstat(cur, &dir) < 0) {
+		if (cur >= 0)
+			close(cur);
+		return xstrdup("/");
+	}
+	buf_adds(&at, "/");
+	for (name = strtok_r(real + 1, "/", &save); name != NULL; name = next) {
+		const char *problem;
+		int sub;
+
+		next = strtok_r(NULL, "/", &save);
+		if (fstatat(cur, name, &entry, AT_SYMLINK_NOFOLLOW) < 0)
+			break;
+		problem = dir_problem(&dir, &entry, also);
+		if (problem != NULL) {
+			close(cur);
+			*why = problem;
+			return buf_steal(&at);
+		}
+		if (at.len > 1)
+			buf_addc(&at, '/');
+		buf_adds(&at, name);
+		if (next == NULL) {
+			close(cur);
+			if (entry.st_dev != file.st_dev ||
+			    entry.st_ino != file.st_ino) {
+				*why =
+				    "changed while sbox-exec was looking at it";
+				return buf_steal(&at);
+			}
+			if (!trusted_uid(file.st_uid, also)) {
+				*why = "is owned by a user other than root";
+				return buf_steal(&at);
+			}
+			if ((file.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+				*why = "is writable by others or its group";
+				return buf_steal(&at);
+			}
+			return NULL;
+		}
+		sub = openat(cur, name,
+		    O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(cur);
+		cur = sub;
+		if (cur < 0 || fstat(cur, &dir) < 0 ||
+		    dir.st_dev != entry.st_dev || dir.st_ino != entry.st_ino) {
+			*why = "changed while sbox-exec was looking at it";
+			if (cur >= 0)
+				close(cur);
+			return buf_steal(&at);
+		}
+	}
+	if (cur >= 0)
+		close(cur);
+	*why = "changed while sbox-exec was looking at it";
+	return buf_steal(&at);
+}
+
+/*
+ * Apply the rule of trusted places to the candidate open on OUT->fd;
+ * -1 with ERR set when it fails.  A bundled copy that only its owner
+ * (the caller) can change is noted for --check.
+ */
+static int
+check_place(const char *path, enum trust trust, struct located *out,
+    struct sbox_error *err)
+{
+	const char *why;
+	cleanup_free char *place = NULL;
+	struct stat self;
+
+	if (trust == TRUST_NAMED)
+		return 0;
+	place = untrusted_place(out->fd, NOBODY, &why);
+	if (place == NULL)
+		return 0;
+	if (trust == TRUST_ROOT_OR_OWNER &&
+	    stat("/proc/self/exe", &self) == 0) {
+		const char *why2;
+		char *place2 = untrusted_place(out->fd, self.st_uid, &why2);
+
+		if (place2 == NULL) {
+			if (self.st_uid == getuid())
+				out->caller_writable = steal_pointer(&place);
+			return 0;
+		}
+		free(place);
+		place = place2;
+		why = why2;
+	}
+	sbox_error_set(err, SBOX_BWRAP_UNTRUSTED,
+	    "%s: %s %s, so someone other than root could have put this bwrap "
+	    "there; sbox-exec will not run it",
+	    path, place, why);
+	err->hint = xstrdup("install bubblewrap from the distribution "
+			    "(Debian and Ubuntu: apt install bubblewrap; "
+			    "Fedora: dnf install bubblewrap), or name a bwrap "
+			    "you trust with --bwrap");
+	return -1;
 }
 
 /*
@@ -108,7 +326,8 @@ absent_errno(int e)
  * search may go on), -1 refused with ERR set.
  */
 static int
-try_candidate(const char *path, struct located *out, struct sbox_error *err)
+try_candidate(const char *path, enum trust trust, struct located *out,
+    struct sbox_error *err)
 {
 	struct stat st;
 	int fd;
@@ -142,6 +361,11 @@ try_candidate(const char *path, struct located *out, struct sbox_error *err)
 		return -1;
 	}
 	out->fd = fd;
+	if (check_place(path, trust, out, err) < 0) {
+		close(fd);
+		out->fd = -1;
+		return -1;
+	}
 	out->path = xstrdup(path);
 	out->disable_userns = out->bind_fd = false;
 	bwrap_features(fd, out);
@@ -170,8 +394,9 @@ locate_bwrap(const char *explicit, const char *path_env, struct located *out,
 
 	out->fd = -1;
 	out->path = NULL;
+	out->caller_writable = NULL;
 	if (explicit != NULL) {
-		r = try_candidate(explicit, out, err);
+		r = try_candidate(explicit, TRUST_NAMED, out, err);
 		if (r == 1) {
 			sbox_error_set(err, SBOX_BWRAP_NOT_FOUND,
 			    "%s: not an executable file", explicit);
@@ -192,13 +417,14 @@ locate_bwrap(const char *explicit, const char *path_env, struct located *out,
 			if (dir[0] != '/')
 				continue;
 			cand = util_path_join(dir, "bwrap");
-			r = try_candidate(cand, out, err);
+			r = try_candidate(cand, TRUST_ROOT, out, err);
 			if (r <= 0)
 				return r;
 		}
 	}
 
-	r = try_candidate(PKGLIBEXECDIR "/bwrap", out, err);
+	r = try_candidate(PKGLIBEXECDIR "/bwrap", TRUST_ROOT_OR_OWNER, out,
+	    err);
 	if (r <= 0)
 		return r;
 	/* A relocated install: ../libexec/sbox-exec/bwrap beside bin/. */
@@ -207,7 +433,7 @@ locate_bwrap(const char *explicit, const char *path_env, struct located *out,
 		cleanup_free char *cand = NULL;
 
 		cand = xasprintf("%s/../libexec/sbox-exec/bwrap", exe);
-		r = try_candidate(cand, out, err);
+		r = try_candidate(cand, TRUST_ROOT_OR_OWNER, out, err);
 		if (r <= 0)
 			return r;
 	}

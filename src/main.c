@@ -23,6 +23,7 @@
 #include "locate.h"
 #include "sbox.h"
 #include "protect.h"
+#include "seccomp.h"
 #include "stage2.h"
 #include "status.h"
 #include "util.h"
@@ -142,17 +143,23 @@ static void
 on_ready(void *ctx, pid_t pid)
 {
 	struct reporter *r = ctx;
+	int abi = landlock_abi();
+	char landlock[16] = "none";
 	struct status_report sr = {
 		.status = SBOX_SUCCESS,
 		.bwrap = r->bwrap,
 		.pid = r->inv->mode == MODE_RUN ? pid : 0,
 		.abstract_unix = !r->inv->policy.net ||
-			landlock_abi() >= LANDLOCK_SCOPE_ABI ?
+			abi >= LANDLOCK_SCOPE_ABI ?
 		    "blocked" :
 		    "reachable",
 		.nested_userns = r->bw->disable_userns ? "blocked" : "allowed",
+		.landlock = landlock,
+		.seccomp = seccomp_supported() ? "filter" : "none",
 	};
 
+	if (abi > 0)
+		snprintf(landlock, sizeof(landlock), "abi-%d", abi);
 	report(r, &sr);
 }
 
@@ -251,6 +258,13 @@ main(int argc, char **argv)
 	}
 	rep.bwrap = bw.path;
 	rep.bw = &bw;
+	if (inv.mode == MODE_CHECK && bw.caller_writable != NULL &&
+	    inv.verbosity >= 0)
+		fprintf(stderr,
+		    "sbox-exec: note: %s can be replaced by this user (%s is "
+		    "theirs to write); whatever runs as this user could put "
+		    "another program in its place\n",
+		    bw.path, bw.caller_writable);
 
 	if (inv.mode == MODE_PRINT) {
 		launch_print(&inv, &bw);

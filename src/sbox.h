@@ -13,6 +13,7 @@ enum sbox_status {
 	SBOX_SETUID_REJECTED,
 	SBOX_PROBE_FAILED,
 	SBOX_INVALID_POLICY,
+	SBOX_BWRAP_UNTRUSTED,
 };
 
 /* Exit codes, as env(1) and timeout(1) use them. */

@@ -13,14 +13,25 @@
  * - TIOCSTI, TIOCLINUX: pushing keystrokes into a terminal.  Only the low
  *   32 bits of the ioctl request are compared, as the kernel does, so
  *   setting high bits does not slip past (CVE-2019-10063).
+ * - socket families (without --net): socket() and socketpair() for any
+ *   family but AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK fail with
+ *   EAFNOSUPPORT, as for a family the kernel lacks.  Families like
+ *   AF_VSOCK are not confined by the network namespace: vsock reaches
+ *   the host of a virtual machine.  The family is an int: only the low
+ *   32 bits are compared, as the kernel reads it.
  * - other architectures' system calls (x32, i386 on x86_64): their numbers
  *   differ, so they are refused rather than mis-filtered.
+ *
+ * The launcher builds the program and hands it to bwrap (--seccomp),
+ * which installs it on its own init process (pid 1 in the sandbox) and on
+ * stage two, so that nothing inside runs without it.
  * MUST NOT print or exit.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -28,7 +39,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -112,6 +123,7 @@ enum label {
 	L_ARG2,
 	L_ARG3,
 	L_IOCTL,
+	L_SOCKET,
 	L_EPERM,
 	L_ENOSYS,
 	NLABELS
@@ -125,7 +137,7 @@ struct prog {
 		size_t insn;
 		enum label to;
 		bool jt;
-	} fix[32]; /* one per jump to a label: 24 on x86_64 */
+	} fix[40]; /* one per jump to a label: 26 on x86_64 */
 	size_t nfix;
 	bool overflow;
 };
@@ -229,8 +241,9 @@ resolve(struct prog *p)
 #endif
 
 /*
- * Write the program into OUT (room for MAX instructions); returns its
- * length, or 0 when it does not fit or the architecture is unknown.
+ * Write the program into OUT (room for MAX instructions) for a sandbox
+ * with the host's network (NET) or without; returns its length, or 0
+ * when it does not fit or the architecture is unknown.
  * Short on purpose: installing a filter costs time in proportion to its
  * length, on every launch.  Every call but the few named takes a few
  * comparisons down the search tree and is allowed.  A table that cannot
@@ -238,7 +251,7 @@ resolve(struct prog *p)
  * jumps than the fix-up list holds) gives 0, and the launch is refused.
  */
 size_t
-seccomp_build(struct sock_filter *out, size_t max)
+seccomp_build(struct sock_filter *out, size_t max, bool net)
 {
 #ifdef NATIVE_ARCH
 	struct prog p = { .out = out, .max = max };
@@ -258,7 +271,7 @@ seccomp_build(struct sock_filter *out, size_t max)
 #endif
 	{
 		struct nr_case cases[sizeof(mode_rules) / sizeof(*mode_rules) +
-		    sizeof(denied) / sizeof(*denied) + 2];
+		    sizeof(denied) / sizeof(*denied) + 4];
 		size_t n = 0;
 
 		for (size_t i = 0; i < sizeof(mode_rules) / sizeof(*mode_rules);
@@ -274,6 +287,11 @@ seccomp_build(struct sock_filter *out, size_t max)
 		 * back to openat. */
 		cases[n++] = (struct nr_case){ SYS_openat2, L_ENOSYS };
 		cases[n++] = (struct nr_case){ SYS_ioctl, L_IOCTL };
+		if (!net) {
+			cases[n++] = (struct nr_case){ SYS_socket, L_SOCKET };
+			cases[n++] = (struct nr_case){ SYS_socketpair,
+				L_SOCKET };
+		}
 		qsort(cases, n, sizeof(*cases), case_cmp);
 		for (size_t i = 1; i < n; i++)
 			if (cases[i].nr == cases[i - 1].nr)
@@ -296,6 +314,28 @@ seccomp_build(struct sock_filter *out, size_t max)
 	jump_to(&p, BPF_JEQ, TIOCSTI, L_EPERM, true);
 	jump_to(&p, BPF_JEQ, TIOCLINUX, L_EPERM, true);
 	emit(&p, (struct sock_filter)RET(SECCOMP_RET_ALLOW));
+	/* The families a sandbox without --net may use; each a jump to the
+	 * allow just after them. */
+	place(&p, L_SOCKET);
+	if (!net) {
+		emit(&p,
+		    (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			ARG_LO(0)));
+		emit(&p,
+		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			AF_UNIX, 3, 0));
+		emit(&p,
+		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			AF_INET, 2, 0));
+		emit(&p,
+		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			AF_INET6, 1, 0));
+		emit(&p,
+		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			AF_NETLINK, 0, 1));
+		emit(&p, (struct sock_filter)RET(SECCOMP_RET_ALLOW));
+		emit(&p, (struct sock_filter)DENY(EAFNOSUPPORT));
+	}
 	place(&p, L_EPERM);
 	emit(&p, (struct sock_filter)DENY(EPERM));
 	place(&p, L_ENOSYS);
@@ -308,21 +348,38 @@ seccomp_build(struct sock_filter *out, size_t max)
 #endif
 }
 
-/* Install the filter on this process (and so on the command). */
+/*
+ * The filter for a sandbox with (NET) or without the host's network, as
+ * bwrap's --seccomp reads it: the instructions, read to end of file from
+ * a pipe.  Returns the read end (close-on-exec), -1 with errno set on
+ * failure, or -2 where there is no filter for this architecture.
+ */
 int
-seccomp_install(void)
+seccomp_program_fd(bool net)
 {
 	struct sock_filter prog[160];
-	struct sock_fprog fprog;
-	size_t n = seccomp_build(prog, sizeof(prog) / sizeof(*prog));
+	size_t n = seccomp_build(prog, sizeof(prog) / sizeof(*prog), net);
+	int fds[2], saved;
+	ssize_t w;
 
-	if (n == 0) {
+	if (!seccomp_supported())
+		return -2;
+	/* Within PIPE_BUF: written at once, and never waits for a reader. */
+	if (n == 0 || n * sizeof(*prog) > PIPE_BUF) {
 		errno = ENOSYS;
 		return -1;
 	}
-	fprog.len = (unsigned short)n;
-	fprog.filter = prog;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -1;
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog);
+	do
+		w = write(fds[1], prog, n * sizeof(*prog));
+	while (w < 0 && errno == EINTR);
+	saved = errno;
+	close(fds[1]);
+	if (w != (ssize_t)(n * sizeof(*prog))) {
+		close(fds[0]);
+		errno = w < 0 ? saved : EIO;
+		return -1;
+	}
+	return fds[0];
 }

@@ -3,16 +3,18 @@
  *
  * argv: PROG --sbox-stage2 USERNS CTRL STDERR KEEP MODE [PATH...] --
  * COMMAND...  where the PATHs are the writable places the sandbox shows.
- * MODE is "check" (report in and end), "run" (wait for the launcher's
- * go-ahead, sent after the status) or "go" (no status to wait for), with
- * "-tty" appended for --tty.
+ * MODE is "check" (report in, wait for the launcher's word and end) or
+ * "run" (wait for the launcher's go-ahead, sent once it has checked the
+ * sandbox from outside and reported the status), with "-tty" appended
+ * for --tty.  The seccomp filter is bwrap's to install (--seccomp), on
+ * its init process as on this one; the launcher checks that it did.
  *
  * MUST: refuse to run outside a sandbox of sbox-exec's making (this is
- * never a way to run a command unsandboxed); apply Landlock scoping and
- * the seccomp filter before reporting in, failing closed; leave the
- * command descriptors 0-2 and the kept ones only.  Small on purpose: it
- * runs before every command and starts from main() without the launcher's
- * parsing.
+ * never a way to run a command unsandboxed); apply Landlock before
+ * reporting in, failing closed; never run the command before the
+ * launcher's go-ahead; leave the command descriptors 0-2 and the kept
+ * ones only.  Small on purpose: it runs before every command and starts
+ * from main() without the launcher's parsing.
  */
 #include "config.h"
 
@@ -30,7 +32,6 @@
 
 #include "landlock.h"
 #include "sbox.h"
-#include "seccomp.h"
 #include "stage2.h"
 
 #ifndef SYS_close_range
@@ -308,28 +309,22 @@ stage2_main(int argc, char **argv)
 		fprintf(stderr, "cannot apply Landlock: %s\n", strerror(errno));
 		return SBOX_EXIT_REFUSED;
 	}
-	if (seccomp_supported() && seccomp_install() < 0) {
-		fprintf(stderr, "cannot install the seccomp filter: %s\n",
-		    strerror(errno));
-		return SBOX_EXIT_REFUSED;
-	}
 
 	do
 		n = send(ctrl, &byte, 1, MSG_NOSIGNAL);
 	while (n < 0 && errno == EINTR);
 	if (n != 1)
 		return SBOX_EXIT_REFUSED;
+
+	/* The launcher looks at this process from outside, then answers;
+	 * --check too, so that it is still here to be looked at. */
+	do
+		n = recv(ctrl, &byte, 1, 0);
+	while (n < 0 && errno == EINTR);
+	if (n != 1 || byte != 'G')
+		return SBOX_EXIT_REFUSED;
 	if (strncmp(argv[6], "check", 5) == 0)
 		return 0;
-
-	/* "run": the status goes out first; wait until it has. */
-	if (strncmp(argv[6], "go", 2) != 0) {
-		do
-			n = recv(ctrl, &byte, 1, 0);
-		while (n < 0 && errno == EINTR);
-		if (n != 1 || byte != 'G')
-			return SBOX_EXIT_REFUSED;
-	}
 
 	if (dup2(saved_stderr, STDERR_FILENO) < 0)
 		return SBOX_EXIT_REFUSED;

@@ -42,6 +42,8 @@ sbox_status_name(enum sbox_status s)
 		return "sandbox-probe-failed";
 	case SBOX_INVALID_POLICY:
 		return "invalid-policy";
+	case SBOX_BWRAP_UNTRUSTED:
+		return "bwrap-untrusted";
 	}
 	return "invalid-policy";
 }
@@ -142,6 +144,10 @@ render(const struct status_report *r, const size_t cap[3])
 		buf_addf(&b, ",\"abstract_unix\":\"%s\"", r->abstract_unix);
 	if (r->nested_userns != NULL)
 		buf_addf(&b, ",\"nested_userns\":\"%s\"", r->nested_userns);
+	if (r->landlock != NULL)
+		buf_addf(&b, ",\"landlock\":\"%s\"", r->landlock);
+	if (r->seccomp != NULL)
+		buf_addf(&b, ",\"seccomp\":\"%s\"", r->seccomp);
 	if (r->detail != NULL) {
 		buf_adds(&b, ",\"detail\":");
 		json_string(&b, r->detail, cap[1]);

@@ -24,6 +24,8 @@ struct status_report {
 	const char *hint;
 	const char *abstract_unix; /* "blocked"/"reachable", or NULL */
 	const char *nested_userns; /* "blocked"/"allowed", or NULL */
+	const char *landlock;	   /* "abi-N"/"none", or NULL */
+	const char *seccomp;	   /* "filter"/"none", or NULL */
 };
 
 char *status_render(const struct status_report *);

@@ -20,6 +20,27 @@ words() {
 	eval "WORDS=($1)"
 }
 
+# with_fds LINE: LINE (printed by --print) preceded by what opens the
+# descriptors it reads: /dev/null for each hidden file, and the seccomp
+# filter's program (tests/payloads/seccomp-program, in $D/filter) for
+# --seccomp, which it must name.
+with_fds() {
+	local i redir=""
+	words "$1"
+	"$(payload seccomp-program)" >"$D/filter"
+	for (( i = 0; i + 1 < ${#WORDS[@]}; i++ )); do
+		case ${WORDS[i]} in
+		--ro-bind-data) redir+=" ${WORDS[i + 1]}</dev/null" ;;
+		--seccomp) redir+=" ${WORDS[i + 1]}<$D/filter" ;;
+		esac
+	done
+	case $redir in
+	*"<$D/filter"*) ;;
+	*) echo "no --seccomp in the printed line" >&2; return 1 ;;
+	esac
+	printf 'exec%s; %s\n' "$redir" "$1"
+}
+
 # has_seq WORD...: the words appear consecutively in WORDS.
 has_seq() {
 	local i j n=$#
@@ -140,6 +161,21 @@ has_seq() {
 	has_seq --disable-userns
 }
 
+@test "--print: the seccomp filter read from the descriptor after the hidden files" {
+	run --separate-stderr "$SBOX_EXEC" --print -- true
+	assert_status 0
+	words "$output"
+	has_seq --seccomp 3
+	# Two hidden files take descriptors 3 and 4.
+	touch "$D/a" "$D/b"
+	run --separate-stderr "$SBOX_EXEC" --print --hide "$D/a" --hide "$D/b" -- true
+	assert_status 0
+	words "$output"
+	has_seq --ro-bind-data 3
+	has_seq --ro-bind-data 4
+	has_seq --seccomp 5
+}
+
 @test "--print --net: no --unshare-net" {
 	run --separate-stderr "$SBOX_EXEC" --print --net -- true
 	assert_status 0
@@ -208,7 +244,7 @@ has_seq() {
 
 @test "the printed line, run by a shell, runs the command sandboxed" {
 	body() {
-		local out=$D/out-${AS:-root} line hostns
+		local out=$D/out-${AS:-root} line hostns cmd
 		mkdir -p "$out" "$D/other"
 		chmod 0777 "$out" "$D/other"
 		rm -f /tmp/sbox-print-test
@@ -223,7 +259,8 @@ has_seq() {
 		[ ! -e "$out/marker" ]
 		line=$output
 		hostns=$(readlink /proc/self/ns/user)
-		run --separate-stderr $AS timeout 30 sh -c "$line"
+		cmd=$(with_fds "$line")
+		run --separate-stderr $AS timeout 30 sh -c "$cmd"
 		assert_status 0
 		assert_eq "$(cat "$out/marker")" ran
 		[ ! -e "$D/other/escaped" ]
@@ -236,14 +273,15 @@ has_seq() {
 }
 
 @test "the printed line quotes odd paths so that a shell gets them back" {
-	local dir=$D/$'odd \n\xff\' "$(x)`y`'
+	local dir=$D/$'odd \n\xff\' "$(x)`y`' cmd
 	mkdir -- "$dir"
 	run --separate-stderr "$SBOX_EXEC" --print --rw "$dir" \
 		-- sh -c 'echo ok >"$1/file"' sh "$dir"
 	assert_status 0
 	words "$output"
 	has_seq -- sh -c 'echo ok >"$1/file"' sh "$dir"
-	run --separate-stderr timeout 30 sh -c "$output"
+	cmd=$(with_fds "$output")
+	run --separate-stderr timeout 30 sh -c "$cmd"
 	assert_status 0
 	assert_eq "$(cat -- "$dir/file")" ok
 }

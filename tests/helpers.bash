@@ -371,3 +371,17 @@ as_user_exec() {
 	fi
 	exec "$@"
 }
+
+# Test tools built by `make check` (tests/payloads/), found beside the
+# binary under test in a build tree, or where SBOX_PAYLOADS says.
+: "${SBOX_PAYLOADS:=$(dirname "$SBOX_EXEC")/../tests/payloads}"
+
+# payload NAME: the path of payload NAME, as a copy an unprivileged user
+# can execute; fails when it has not been built.
+payload() {
+	if [ ! -x "$SBOX_PAYLOADS/$1" ]; then
+		echo "no $SBOX_PAYLOADS/$1: build the test tools with make check" >&2
+		return 1
+	fi
+	unpriv_copy "$SBOX_PAYLOADS/$1"
+}

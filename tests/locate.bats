@@ -1,7 +1,10 @@
 #!/usr/bin/env bats
-# SPEC "Finding bwrap": --bwrap / SBOX_EXEC_BWRAP, the PATH search (never
-# the current directory), the bundled copy, and the setuid rule, for bwrap
-# and for sbox-exec itself.
+# Man page FINDING BWRAP: --bwrap / SBOX_EXEC_BWRAP, the PATH search (never
+# the current directory), the bundled copy, the setuid rule, for bwrap
+# and for sbox-exec itself, and the rule of trusted places (a bwrap found
+# by searching must sit where only root can write; tests/escape/
+# launcher.bats has the refusals).  Copies found by searching are put in
+# a root-owned 0755 directory, $T.
 
 load helpers
 
@@ -15,6 +18,20 @@ setup() {
 	unset SBOX_EXEC_BWRAP
 	# What the command does if it ever runs: leave a file on the host.
 	MARK=(/bin/sh -c 'echo ran >"$1"' sh "$D/marker")
+	T=
+}
+
+teardown() {
+	[ -z "$T" ] || rm -rf -- "$T"
+	common_teardown
+}
+
+# trusted_dir: make $T, a directory only root can write (in /var/tmp,
+# whose sticky bit keeps others from replacing it).
+trusted_dir() {
+	requires root
+	T=$(mktemp -d /var/tmp/sbox-trusted.XXXXXX)
+	chmod 0755 "$T"
 }
 
 # sbox [ARGS...]: run sbox-exec with a --rw scratch dir and the status on
@@ -137,33 +154,38 @@ bundled_present() {
 }
 
 @test "an absolute PATH entry holding a bwrap copy is used, and named" {
-	bwrap_copy "$D/bin" 0755
+	trusted_dir
+	bwrap_copy "$T/bin" 0755
 	mkdir "$D/empty"
-	SBOX_ENV=(PATH="relative:$D/empty:$D/bin:/usr/bin")
+	SBOX_ENV=(PATH="relative:$D/empty:$T/bin:/usr/bin")
 	sbox
-	assert_ran_with "$D/bin/bwrap"
+	assert_ran_with "$T/bin/bwrap"
 }
 
 @test "the first bwrap on PATH wins" {
-	bwrap_copy "$D/one" 0755
-	bwrap_copy "$D/two" 0755
-	SBOX_ENV=(PATH="$D/one:$D/two")
+	trusted_dir
+	bwrap_copy "$T/one" 0755
+	bwrap_copy "$T/two" 0755
+	SBOX_ENV=(PATH="$T/one:$T/two")
 	sbox
-	assert_ran_with "$D/one/bwrap"
+	assert_ran_with "$T/one/bwrap"
 }
 
 @test "PATH entries whose bwrap is a directory or not executable are passed over" {
+	trusted_dir
 	mkdir -p "$D/dir/bwrap"
 	bwrap_copy "$D/noexec" 0644
-	bwrap_copy "$D/bin" 0755
-	SBOX_ENV=(PATH="$D/dir:$D/noexec:$D/bin")
+	bwrap_copy "$T/bin" 0755
+	SBOX_ENV=(PATH="$D/dir:$D/noexec:$T/bin")
 	sbox
-	assert_ran_with "$D/bin/bwrap"
+	assert_ran_with "$T/bin/bwrap"
 }
 
 @test "no bwrap on PATH: the bundled one beside a relocated install is used" {
-	local prefix=$D/prefix reported
+	local prefix reported
 	bundled_present && skip "a bundled bwrap is installed for this build"
+	trusted_dir
+	prefix=$T/prefix
 	mkdir -p "$prefix/bin" "$D/empty"
 	cp "$SBOX_EXEC" "$prefix/bin/sbox-exec"
 	bwrap_copy "$prefix/libexec/sbox-exec" 0755
@@ -176,14 +198,51 @@ bundled_present() {
 }
 
 @test "a bwrap on PATH wins over the bundled one" {
-	local prefix=$D/prefix
+	local prefix
+	trusted_dir
+	prefix=$T/prefix
 	mkdir -p "$prefix/bin"
 	cp "$SBOX_EXEC" "$prefix/bin/sbox-exec"
 	bwrap_copy "$prefix/libexec/sbox-exec" 0755
-	bwrap_copy "$D/bin" 0755
-	run --separate-stderr env PATH="$D/bin" "$prefix/bin/sbox-exec" \
+	bwrap_copy "$T/bin" 0755
+	run --separate-stderr env PATH="$T/bin" "$prefix/bin/sbox-exec" \
 		--status-fd=3 --rw "$D" -- "${MARK[@]}" 3>"$D/status"
-	assert_ran_with "$D/bin/bwrap"
+	assert_ran_with "$T/bin/bwrap"
+}
+
+@test "a bundled bwrap in a directory others can write: bwrap-untrusted" {
+	local prefix
+	bundled_present && skip "a bundled bwrap is installed for this build"
+	trusted_dir
+	prefix=$T/prefix
+	mkdir -p "$prefix/bin" "$D/empty"
+	cp "$SBOX_EXEC" "$prefix/bin/sbox-exec"
+	bwrap_copy "$prefix/libexec/sbox-exec" 0755
+	chmod 0777 "$prefix/libexec"
+	run --separate-stderr env PATH="$D/empty" "$prefix/bin/sbox-exec" \
+		--status-fd=3 --rw "$D" -- "${MARK[@]}" 3>"$D/status"
+	assert_refused bwrap-untrusted
+	assert_contains "$(jq -r .detail "$D/status")" "$prefix/libexec is writable by others"
+}
+
+@test "a bundled bwrap its owner can replace: used, and --check says so" {
+	requires setpriv
+	local prefix
+	bundled_present && skip "a bundled bwrap is installed for this build"
+	trusted_dir
+	prefix=$T/own/prefix
+	mkdir -m 0755 "$T/own" "$D/empty"
+	chown 65534:65534 "$T/own"
+	as_user mkdir -p "$prefix/bin" "$prefix/libexec/sbox-exec"
+	as_user cp "$SBOX_EXEC" "$prefix/bin/sbox-exec"
+	as_user cp "$REAL_BWRAP" "$prefix/libexec/sbox-exec/bwrap"
+	run --separate-stderr as_user env PATH="$D/empty" "$prefix/bin/sbox-exec" \
+		--status-fd=3 --rw "$D" -- "${MARK[@]}" 3>"$D/status"
+	assert_status 0
+	assert_eq "$(cat "$D/marker")" ran
+	run --separate-stderr as_user env PATH="$D/empty" "$prefix/bin/sbox-exec" --check
+	assert_status 0
+	assert_contains "$stderr" "can be replaced by this user"
 }
 
 @test "a setuid bundled bwrap (relocated install): setuid-rejected" {
@@ -202,10 +261,11 @@ bundled_present() {
 	requires setpriv
 	local s
 	s=$(unpriv_sbox)
-	bwrap_copy "$D/bin" 0755
-	run --separate-stderr as_user env PATH="$D/bin" "$s" --status-fd=3 \
+	trusted_dir
+	bwrap_copy "$T/bin" 0755
+	run --separate-stderr as_user env PATH="$T/bin" "$s" --status-fd=3 \
 		--rw "$D" -- "${MARK[@]}" 3>"$D/status"
-	assert_ran_with "$D/bin/bwrap"
+	assert_ran_with "$T/bin/bwrap"
 }
 
 @test "setuid bwrap via --bwrap: setuid-rejected" {

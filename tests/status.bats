@@ -419,3 +419,59 @@ long_bwrap() {
 		return 1
 	}
 }
+
+# Man page STATUS: "landlock" and "seccomp" say what is in force.
+@test "success says landlock abi-N (this kernel's ABI) and seccomp filter" {
+	body() {
+		local abi line
+		abi=$(landlock_abi)
+		run --separate-stderr sbx --status-fd=3 -- true 3>"$D/status"
+		assert_status 0
+		assert_status_line "$D/status"
+		line=$(cat "$D/status")
+		if [ "$abi" -gt 0 ]; then
+			assert_eq "$(json_get "$line" landlock)" "abi-$abi"
+		else
+			assert_eq "$(json_get "$line" landlock)" none
+		fi
+		case $(uname -m) in
+		x86_64 | aarch64)
+			assert_eq "$(json_get "$line" seccomp)" filter ;;
+		*)
+			assert_eq "$(json_get "$line" seccomp)" none ;;
+		esac
+		# --check reports the same.
+		run --separate-stderr sbx --check --json
+		assert_status 0
+		assert_eq "$(json_get "$output" landlock)" "$(json_get "$line" landlock)"
+		assert_eq "$(json_get "$output" seccomp)" "$(json_get "$line" seccomp)"
+	}
+	each_user body
+}
+
+@test "Landlock hidden from the kernel's answer: landlock none, the command still runs" {
+	body() {
+		local hide
+		hide=$(payload hide-landlock)
+		[ "$(landlock_abi)" -gt 0 ] ||
+			skip_or_fail "no Landlock here to hide: the control needs it"
+		# Control: without the hiding the status names an ABI.
+		run --separate-stderr sbx --check --json
+		[[ $(json_get "$output" landlock) == abi-* ]]
+		run --separate-stderr usr "$hide" "$SBOX" --status-fd=3 -- \
+			sh -c 'echo ran' 3>"$D/status"
+		assert_status 0
+		assert_eq "$output" ran
+		assert_eq "$(json_get "$(cat "$D/status")" landlock)" none
+		assert_eq "$(json_get "$(cat "$D/status")" status)" success
+	}
+	each_user body
+}
+
+@test "refusals carry no landlock or seccomp field" {
+	run --separate-stderr "$SBOX_EXEC" --status-fd=3 --bwrap=/nonexistent -- true \
+		3>"$D/status"
+	assert_status 125
+	assert_eq "$(json_get "$(cat "$D/status")" landlock)" ""
+	assert_eq "$(json_get "$(cat "$D/status")" seccomp)" ""
+}

@@ -99,6 +99,15 @@ test_minimal(void)
 	ok(strstr(s, "--ro-bind / /") == NULL, "no host root in minimal");
 	ok(strstr(s, "--ro-bind /usr /usr --symlink usr/bin /bin") != NULL,
 	    "system dirs bound, usrmerge links recreated");
+	ok(strstr(s, "--seccomp") == NULL, "no filter, no --seccomp");
+	free(s);
+	strv_clear(&sv);
+	in.seccomp = true;
+	in.seccomp_fd = 7;
+	bwargv_build(&p, &in, &sv);
+	s = joined(&sv);
+	ok(strstr(s, " --cap-drop ALL --seccomp 7 ") != NULL,
+	    "the filter program named by its descriptor");
 	free(s);
 	strv_clear(&sv);
 	policy_free(&p);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
@@ -68,7 +69,7 @@ main(void)
 {
 #if defined(__x86_64__) && !defined(__ILP32__)
 	struct sock_filter prog[160];
-	size_t n = seccomp_build(prog, sizeof(prog) / sizeof(*prog));
+	size_t n = seccomp_build(prog, sizeof(prog) / sizeof(*prog), false);
 	struct seccomp_data foreign = { .nr = SYS_getpid,
 		.arch = AUDIT_ARCH_I386 };
 	struct {
@@ -88,8 +89,14 @@ main(void)
 	long special[] = { SYS_chmod, SYS_fchmod, SYS_fchmodat, 452, SYS_open,
 		SYS_openat, SYS_creat, SYS_mknod, SYS_mknodat, SYS_add_key,
 		SYS_request_key, SYS_keyctl, SYS_io_uring_setup,
-		SYS_io_uring_enter, SYS_io_uring_register, 437, SYS_ioctl };
-	bool all = true;
+		SYS_io_uring_enter, SYS_io_uring_register, 437, SYS_ioctl,
+		SYS_socket, SYS_socketpair };
+	static const int allowed_af[] = { AF_UNIX, AF_INET, AF_INET6,
+		AF_NETLINK };
+	struct sock_filter netprog[160];
+	size_t nn = seccomp_build(netprog, sizeof(netprog) / sizeof(*netprog),
+	    true);
+	bool all = true, net_same = true, families = true;
 
 	ok(n > 0 && n < 160, "the filter builds (%zu instructions)", n);
 	ok(run(prog, n, &foreign) == ERRNO(ENOSYS),
@@ -132,6 +139,84 @@ main(void)
 	    "ioctl TIOCLINUX: EPERM");
 	ok(call(prog, n, SYS_ioctl, 1, TIOCGWINSZ) == ALLOW,
 	    "ioctl TIOCGWINSZ: allowed");
+
+	/* Socket families, without --net. */
+	for (size_t i = 0; i < sizeof(allowed_af) / sizeof(*allowed_af); i++) {
+		ok(call(prog, n, SYS_socket, 0, (uint64_t)allowed_af[i]) ==
+			ALLOW,
+		    "socket(%d): allowed", allowed_af[i]);
+		ok(call(prog, n, SYS_socketpair, 0, (uint64_t)allowed_af[i]) ==
+			ALLOW,
+		    "socketpair(%d): allowed", allowed_af[i]);
+	}
+	ok(call(prog, n, SYS_socket, 0, AF_VSOCK) == ERRNO(EAFNOSUPPORT),
+	    "socket(AF_VSOCK): EAFNOSUPPORT");
+	ok(call(prog, n, SYS_socketpair, 0, AF_VSOCK) == ERRNO(EAFNOSUPPORT),
+	    "socketpair(AF_VSOCK): EAFNOSUPPORT");
+	ok(call(prog, n, SYS_socket, 0, AF_PACKET) == ERRNO(EAFNOSUPPORT),
+	    "socket(AF_PACKET): EAFNOSUPPORT");
+	ok(call(prog, n, SYS_socket, 0, AF_ALG) == ERRNO(EAFNOSUPPORT),
+	    "socket(AF_ALG): EAFNOSUPPORT");
+	/* The way around: bits above the int the kernel reads. */
+	ok(call(prog, n, SYS_socket, 0, 0xffffffff00000000ULL | AF_VSOCK) ==
+		ERRNO(EAFNOSUPPORT),
+	    "socket(AF_VSOCK with the high bits set): EAFNOSUPPORT");
+	ok(call(prog, n, SYS_socket, 0, (1ULL << 32) | AF_UNIX) == ALLOW,
+	    "socket(AF_UNIX with a high bit set, AF_UNIX to the kernel): "
+	    "allowed");
+	ok(call(prog, n, SYS_socket, 0, (1ULL << 32) | AF_UNIX) ==
+		call(prog, n, SYS_socket, 0, AF_UNIX),
+	    "the family is compared as the kernel reads it, in 32 bits");
+	for (uint64_t af = 0; af < 64; af++) {
+		bool want = af == AF_UNIX || af == AF_INET || af == AF_INET6 ||
+		    af == AF_NETLINK;
+		uint32_t got = call(prog, n, SYS_socket, 0, af);
+
+		if (got != (want ? ALLOW : ERRNO(EAFNOSUPPORT))) {
+			families = false;
+			printf("# family %llu: %#x\n", (unsigned long long)af,
+			    got);
+		}
+	}
+	ok(families, "families 0 to 63: the four allowed, the rest refused");
+	{
+		struct seccomp_data d = { .nr = SYS_socket,
+			.arch = AUDIT_ARCH_X86_64,
+			.args = { AF_UNIX, AF_VSOCK, AF_VSOCK } };
+
+		ok(run(prog, n, &d) == ALLOW,
+		    "socket(AF_UNIX, ...) with AF_VSOCK's number in the other "
+		    "arguments: allowed (the family is argument 0)");
+	}
+
+	/* With --net: the same filter but for the socket families. */
+	ok(nn > 0 && nn < n, "the filter with --net builds (%zu instructions)",
+	    nn);
+	ok(call(netprog, nn, SYS_socket, 0, AF_VSOCK) == ALLOW,
+	    "--net: socket(AF_VSOCK): allowed");
+	ok(call(netprog, nn, SYS_socketpair, 0, AF_VSOCK) == ALLOW,
+	    "--net: socketpair(AF_VSOCK): allowed");
+	for (size_t i = 0; i < sizeof(special) / sizeof(*special); i++)
+		for (unsigned int a = 0; a < 4; a++)
+			for (int v = 0; v < 3; v++) {
+				uint64_t val = v == 0 ? 04755 :
+				    v == 1	      ? TIOCSTI :
+							0;
+
+				if (special[i] == SYS_socket ||
+				    special[i] == SYS_socketpair)
+					continue;
+				if (call(netprog, nn, special[i], a, val) !=
+				    call(prog, n, special[i], a, val)) {
+					net_same = false;
+					printf(
+					    "# call %ld differs with --net\n",
+					    special[i]);
+				}
+			}
+	ok(net_same, "--net: every other rule the same");
+	ok(run(netprog, nn, &foreign) == ERRNO(ENOSYS),
+	    "--net: another architecture's call: ENOSYS");
 	/* Everything else, whatever its arguments: allowed. */
 	for (long nr = 0; nr < 1024; nr++) {
 		bool is_special = false;

@@ -37,6 +37,20 @@ test_render(void)
 	is_str(s, "{\"version\":1,\"status\":\"bwrap-not-found\"}\n",
 	    "no bwrap field when none was found");
 	free(s);
+	ok_r.landlock = "none";
+	ok_r.seccomp = "filter";
+	s = status_render(&ok_r);
+	is_str(s,
+	    "{\"version\":1,\"status\":\"success\",\"bwrap\":"
+	    "\"/usr/bin/bwrap\",\"pid\":42,\"abstract_unix\":\"blocked\","
+	    "\"landlock\":\"none\",\"seccomp\":\"filter\"}\n",
+	    "what is in force: landlock and seccomp");
+	free(s);
+	nf.status = SBOX_BWRAP_UNTRUSTED;
+	s = status_render(&nf);
+	is_str(s, "{\"version\":1,\"status\":\"bwrap-untrusted\"}\n",
+	    "bwrap-untrusted");
+	free(s);
 }
 
 static void

@@ -1,0 +1,212 @@
+/*
+ * verify.c - the launcher's own look at the sandbox, from outside.
+ *
+ * Whatever answers on the control socket is not taken at its word: the
+ * process that reported in (its pid comes with the message, from the
+ * kernel, as SCM_CREDENTIALS) must descend from the bwrap the launcher
+ * started, live in user, mount and pid namespaces other than the
+ * launcher's (and a network namespace too without --net), and it and
+ * every process between it and that bwrap (bwrap's init, pid 1 inside)
+ * must carry the seccomp filter the launcher handed over.  A bwrap that
+ * ignored an option, or a program posing as one, fails here.
+ *
+ * MUST: read only the kernel's view (/proc), never what the sandbox says;
+ * refuse when something cannot be read.  MUST NOT print or exit.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "verify.h"
+
+/* A bwrap puts its init between itself and the command: a few steps. */
+#define MAX_DEPTH 8
+/* How long bwrap's init may take to install the filter, at most. */
+#define INIT_WAIT_MS 2000
+
+struct proc_status {
+	pid_t ppid;
+	int seccomp; /* the mode: 2 for a filter */
+	int filters; /* how many filters, or -1 (before Linux 5.9) */
+};
+
+/* The fields of /proc/PID/status (PID 0: ourselves) this check needs. */
+static int
+read_status(pid_t pid, struct proc_status *ps)
+{
+	char path[64], buf[4096];
+	const char *line;
+	ssize_t n;
+	int fd;
+
+	if (pid == 0)
+		snprintf(path, sizeof(path), "/proc/self/status");
+	else
+		snprintf(path, sizeof(path), "/proc/%ld/status", (long)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	do
+		n = read(fd, buf, sizeof(buf) - 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	ps->ppid = -1;
+	ps->seccomp = -1;
+	ps->filters = -1;
+	for (line = buf; *line != '\0'; line = strchrnul(line, '\n') + 1) {
+		if (strncmp(line, "PPid:", 5) == 0)
+			ps->ppid = (pid_t)strtol(line + 5, NULL, 10);
+		else if (strncmp(line, "Seccomp:", 8) == 0)
+			ps->seccomp = (int)strtol(line + 8, NULL, 10);
+		else if (strncmp(line, "Seccomp_filters:", 16) == 0)
+			ps->filters = (int)strtol(line + 16, NULL, 10);
+		if (*strchrnul(line, '\n') == '\0')
+			break;
+	}
+	return ps->ppid < 0 || ps->seccomp < 0 ? -1 : 0;
+}
+
+static long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* Whether PS shows the filter asked for (FILTERS in all; 0: none asked
+ * for, which anything passes). */
+static bool
+filtered(const struct proc_status *ps, int filters)
+{
+	return filters == 0 ||
+	    (ps->seccomp == 2 && (ps->filters < 0 || ps->filters == filters));
+}
+
+/* How many seccomp filters the launcher itself runs under (0 when it
+ * cannot tell); the sandbox has these and the one bwrap adds. */
+int
+verify_seccomp_filters(void)
+{
+	struct proc_status ps;
+
+	return read_status(0, &ps) == 0 && ps.filters > 0 ? ps.filters : 0;
+}
+
+/* Whether PID's namespace NAME is the launcher's own: 1 yes, 0 no, -1
+ * unknown. */
+static int
+same_ns(pid_t pid, const char *name)
+{
+	char path[64];
+	struct stat mine, theirs;
+
+	snprintf(path, sizeof(path), "/proc/self/ns/%s", name);
+	if (stat(path, &mine) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%ld/ns/%s", (long)pid, name);
+	if (stat(path, &theirs) < 0)
+		return -1;
+	return mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino;
+}
+
+static int
+check_sandbox(pid_t child, pid_t pid, bool net, int filters,
+    struct sbox_error *err)
+{
+	static const char *const ns[] = { "user", "mnt", "pid", "net" };
+	pid_t at = pid;
+	int depth;
+
+	if (pid <= 0) {
+		sbox_error_set(err, SBOX_BWRAP_UNTRUSTED,
+		    "the sandbox reported in without its credentials: "
+		    "nothing shows it is one");
+		return -1;
+	}
+	for (depth = 0; at != child; depth++) {
+		struct proc_status ps;
+
+		if (depth == MAX_DEPTH || at <= 1 || read_status(at, &ps) < 0) {
+			sbox_error_set(err, SBOX_BWRAP_UNTRUSTED,
+			    "the process that reported in (pid %ld) is not "
+			    "one the bwrap started",
+			    (long)pid);
+			return -1;
+		}
+		/* bwrap's init installs the filter just after it forks the
+		 * process that reports in: give it a moment. */
+		for (long deadline = now_ms() + INIT_WAIT_MS; at != pid &&
+		     !filtered(&ps, filters) && now_ms() < deadline;) {
+			struct timespec pause = { 0, 100000 };
+
+			nanosleep(&pause, NULL);
+			if (read_status(at, &ps) < 0)
+				break;
+		}
+		if (!filtered(&ps, filters)) {
+			sbox_error_set(err, SBOX_BWRAP_UNTRUSTED,
+			    "%s (pid %ld) inside the sandbox runs without "
+			    "the seccomp filter sbox-exec handed to bwrap",
+			    at == pid ? "the process that reported in" :
+					"a process",
+			    (long)at);
+			return -1;
+		}
+		at = ps.ppid;
+	}
+	for (size_t i = 0; i < sizeof(ns) / sizeof(*ns); i++) {
+		int same;
+
+		if (net && strcmp(ns[i], "net") == 0)
+			continue;
+		same = same_ns(pid, ns[i]);
+		if (same < 0) {
+			sbox_error_set(err, SBOX_BWRAP_UNTRUSTED,
+			    "cannot read the %s namespace of the process that "
+			    "reported in (pid %ld): %s",
+			    ns[i], (long)pid, strerror(errno));
+			return -1;
+		}
+		if (same > 0) {
+			sbox_error_set(err, SBOX_BWRAP_UNTRUSTED,
+			    "the process that reported in (pid %ld) shares "
+			    "sbox-exec's %s namespace: it is not in the "
+			    "sandbox asked for",
+			    (long)pid, ns[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Check the process PID that reported in for the bwrap CHILD: see the
+ * top of this file.  NET: the sandbox keeps the host's network.
+ * FILTERS: how many seccomp filters each process inside must have (0:
+ * no filter was asked for).  Returns 0, or -1 with ERR set.
+ */
+int
+verify_sandbox(pid_t child, pid_t pid, bool net, int filters,
+    struct sbox_error *err)
+{
+	if (check_sandbox(child, pid, net, filters, err) == 0)
+		return 0;
+	free(err->hint);
+	err->hint = xstrdup("this bwrap did not build the sandbox sbox-exec "
+			    "asked for; use the bubblewrap of the "
+			    "distribution, or name a genuine one with --bwrap");
+	return -1;
+}
