@@ -135,7 +135,7 @@ dir_problem(const struct stat *dir, const struct stat *entry, uid_t also)
  * is wrong with it.
  */
 static char *
-untrusted_place(int fd, uid_t also, const char **why)
+untrusted_place(int fd, uid_t also, const char **why, int *sys_errno)
 {
 	char link[64], real[PATH_MAX];
 	struct stat file, dir, entry;
@@ -145,15 +145,19 @@ untrusted_place(int fd, uid_t also, const char **why)
 	char *name, *save = NULL, *next;
 
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	*sys_errno = 0;
 	n = readlink(link, real, sizeof(real) - 1);
 	*why = "cannot be checked";
-	if (n <= 0 || fstat(fd, &file) < 0)
+	if (n <= 0 || fstat(fd, &file) < 0) {
+		*sys_errno = n == 0 ? 0 : errno;
 		return xstrdup("the file found");
+	}
 	real[n] = '\0';
 	if (real[0] != '/')
 		return xstrdup(real);
 	cur = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (cur < 0 || fstat(cur, &dir) < 0) {
+		*sys_errno = errno;
 		if (cur >= 0)
 			close(cur);
 		return xstrdup("/");
@@ -195,6 +199,8 @@ untrusted_place(int fd, uid_t also, const char **why)
 		}
 		sub = openat(cur, name,
 		    O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0)
+			*sys_errno = errno;
 		close(cur);
 		cur = sub;
 		if (cur < 0 || fstat(cur, &dir) < 0 ||
@@ -223,16 +229,24 @@ check_place(const char *path, enum trust trust, struct located *out,
 	const char *why;
 	cleanup_free char *place = NULL;
 	struct stat self;
+	int e;
 
 	if (trust == TRUST_NAMED)
 		return 0;
-	place = untrusted_place(out->fd, NOBODY, &why);
+	place = untrusted_place(out->fd, NOBODY, &why, &e);
 	if (place == NULL)
 		return 0;
+	if (e != 0 && probe_errno_hint(e) != NULL) {
+		/* Not a place found wanting: no means to look (a limit). */
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "cannot check where %s lies: %s", path, strerror(e));
+		err->hint = xstrdup(probe_errno_hint(e));
+		return -1;
+	}
 	if (trust == TRUST_ROOT_OR_OWNER &&
 	    stat("/proc/self/exe", &self) == 0) {
 		const char *why2;
-		char *place2 = untrusted_place(out->fd, self.st_uid, &why2);
+		char *place2 = untrusted_place(out->fd, self.st_uid, &why2, &e);
 
 		if (place2 == NULL) {
 			if (self.st_uid == getuid())
