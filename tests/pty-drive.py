@@ -21,7 +21,9 @@ Steps, in order:
   resize=R,C     change the terminal's size (the kernel sends SIGWINCH)
   stopped        wait until the command and everything below it is stopped
   running        wait until none of them is stopped
-  cont           SIGCONT to the command's process group (as fg/bg would)
+  cont           SIGCONT to the command's process group (as bg would)
+  fg             the command's process group to the foreground, then
+                 SIGCONT to it (as a shell's fg does)
   kill=SIG       a signal (number) to the command
   foreground     print whose process group the terminal's foreground is:
                  "foreground=job", "foreground=shell" or "foreground=other"
@@ -90,6 +92,11 @@ def main():
         os.setpgid(job, job)
         if not background:
             os.tcsetpgrp(0, job)
+
+        def to_foreground(*_):
+            os.tcsetpgrp(0, job)
+            os.killpg(job, signal.SIGCONT)
+        signal.signal(signal.SIGUSR1, to_foreground)
         os.write(report_w, b"%d\n" % job)
         os.close(report_w)
         _, st = os.waitpid(job, 0)
@@ -173,6 +180,8 @@ def main():
             print("stopped: %d processes" % len(below(job)))
         elif key == "running":
             wait_until(s, lambda: not any(st == "T" for _, st in below(job)))
+        elif key == "fg":
+            os.kill(shell, signal.SIGUSR1)
         elif key == "cont":
             os.killpg(job, signal.SIGCONT)
         elif key == "kill":

@@ -208,3 +208,15 @@ first_line() {
 	}
 	each_user body
 }
+
+@test "started in the background, then brought to the foreground, the command reads the keyboard" {
+	body() {
+		drive bg expect=ready sleep=0.5 fg sleep=0.5 send='typed\n' \
+			expect='got typed' -- "$SBOX" -- \
+			sh -c 'echo ready; read -r x; echo "got $x"'
+		assert_contains "$output" "got typed"
+		assert_contains "$output" "exit=0"
+		assert_contains "$output" "termios=same"
+	}
+	each_user body
+}
