@@ -27,7 +27,6 @@ struct launch_spec {
 	const struct located *bwrap;
 	launch_ready_fn ready;
 	void *ready_ctx;
-	bool has_channels; /* a status must go out before the command */
 };
 
 int launch_sandbox(const struct launch_spec *, int *, struct sbox_error *);

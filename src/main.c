@@ -280,11 +280,7 @@ main(int argc, char **argv)
 		.bwrap = &bw,
 		.ready = on_ready,
 		.ready_ctx = &rep,
-		.has_channels = inv.nstatus_fds > 0,
 	};
-	for (size_t i = 0; i < inv.nstatus_sockets; i++)
-		if (rep.sockets[i] >= 0)
-			spec.has_channels = true;
 	/* The clock file times come from: nothing changed later is older. */
 	clock_gettime(CLOCK_REALTIME_COARSE, &start);
 	if (launch_sandbox(&spec, &code, &err) < 0)
