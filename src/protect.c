@@ -15,7 +15,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "creds.h"
 #include "protect.h"
+#include "scan.h"
 #include "util.h"
 
 /*
@@ -46,24 +48,6 @@ static const char *const var_services[] = {
 /* Kept visible under a hidden /run/systemd: name resolution needs it. */
 static const char *const run_keep[] = {
 	"systemd/resolve",
-};
-
-/* Credential stores below the home directory. */
-static const char *const home_secrets[] = {
-	".ssh",
-	".gnupg",
-	".aws",
-	".azure",
-	".config/gcloud",
-	".kube",
-	".docker",
-	".netrc",
-	".git-credentials",
-	".password-store",
-	".local/share/keyrings",
-	".mozilla",
-	".config/google-chrome",
-	".config/chromium",
 };
 
 enum want {
@@ -186,6 +170,118 @@ plan_git_dir(struct plan *pl, const char *dir, int depth)
 	}
 }
 
+/* Whether a hide already planned covers PATH (or PATH itself). */
+static bool
+plan_hides(const struct plan *pl, const char *path)
+{
+	for (size_t i = 0; i < pl->n; i++)
+		if (pl->v[i].want == WANT_HIDE &&
+		    util_path_within(path, pl->v[i].path))
+			return true;
+	return false;
+}
+
+struct socket_scan {
+	struct plan *pl;
+	size_t first; /* the plan's size when this scan began */
+};
+
+static bool
+scan_skip(void *ctx, const char *dir)
+{
+	const struct socket_scan *s = ctx;
+
+	/* Masked whole: nothing below needs a mask of its own. */
+	for (size_t i = 0; i < s->first; i++)
+		if (s->pl->v[i].want == WANT_HIDE &&
+		    util_path_within(dir, s->pl->v[i].path))
+			return true;
+	return false;
+}
+
+static void
+scan_found(void *ctx, const char *path)
+{
+	struct socket_scan *s = ctx;
+
+	plan_add(s->pl, WANT_HIDE, xstrdup(path));
+}
+
+/*
+ * The unix sockets below ROOT, found now: each is masked.  When the scan
+ * reaches its bounds, ROOT is masked whole instead, less what must stay.
+ */
+static void
+plan_socket_scan(struct plan *pl, const char *root)
+{
+	cleanup_free char *real = realpath(root, NULL);
+	struct socket_scan s = { .pl = pl, .first = pl->n };
+	const struct scan_sockets_cb cb = { scan_skip, scan_found, &s };
+	struct stat st;
+
+	if (real == NULL || lstat(real, &st) < 0 || !S_ISDIR(st.st_mode) ||
+	    plan_hides(pl, real))
+		return;
+	if (scan_sockets(real, &cb) == SCAN_BOUND)
+		plan_add(pl, WANT_HIDE, xstrdup(real));
+}
+
+/*
+ * The credential list (creds.c) and the sockets it says where to look
+ * for; the user's sbox-exec configuration, read-only; as root, what only
+ * root can read.
+ */
+static void
+plan_listed(struct plan *pl, const struct policy *p,
+    const struct protect_env *env)
+{
+	const struct creds_list *cl = env->creds;
+
+	if (env->uid == 0) {
+		const char *wd = p->chdir ? p->chdir : p->cwd;
+		const char *root_home = env->homes[1];
+		const struct mount *m = policy_mount_for(p, wd);
+
+		plan_add(pl, WANT_HIDE, xstrdup("/etc/shadow"));
+		plan_add(pl, WANT_HIDE, xstrdup("/etc/gshadow"));
+		plan_add(pl, WANT_HIDE, xstrdup("/etc/shadow-"));
+		plan_add(pl, WANT_HIDE, xstrdup("/etc/gshadow-"));
+		if (root_home != NULL && root_home[0] == '/') {
+			cleanup_free char *home = realpath(root_home, NULL);
+
+			if (home != NULL && strcmp(home, "/") != 0) {
+				/* The project below it stays, read-only. */
+				if (util_path_within(wd, home) && m != NULL &&
+				    m->kind == MOUNT_ROOT)
+					plan_add(pl, WANT_KEEP, xstrdup(wd));
+				plan_add(pl, WANT_HIDE, steal_pointer(&home));
+			}
+		}
+	}
+	if (cl != NULL) {
+		for (size_t i = 0; i < cl->masks.n; i++) {
+			char *real = realpath(cl->masks.v[i], NULL);
+
+			plan_add(pl, WANT_HIDE, real);
+		}
+	}
+	if (env->cenv != NULL) {
+		cleanup_strv struct strv dirs = { 0 };
+		enum creds_kind k;
+		const char *why;
+
+		/* Profiles and lists that later runs would trust. */
+		(void)
+		    creds_parse_line("${XDG_CONFIG_HOME:-~/.config}/sbox-exec",
+			env->cenv, &k, &dirs, &why);
+		for (size_t i = 0; i < dirs.n; i++)
+			plan_add(pl, WANT_READONLY, realpath(dirs.v[i], NULL));
+	}
+	if (cl != NULL)
+		for (size_t i = 0; i < cl->socket_roots.n; i++)
+			plan_socket_scan(pl, cl->socket_roots.v[i]);
+}
+
 /* Everything we would like to protect, before looking at the policy. */
 static void
 plan_defaults(struct plan *pl, const struct policy *p,
@@ -207,20 +303,7 @@ plan_defaults(struct plan *pl, const struct policy *p,
 	if (lstat("/var/run", &st) == 0 && S_ISDIR(st.st_mode))
 		plan_run_dir(pl, "/var/run");
 
-	/* Both homes when HOME is not the passwd one (sudo, CI, tests). */
-	for (size_t h = 0; h < 2; h++) {
-		cleanup_free char *home = NULL;
-
-		if (env->homes[h] == NULL || env->homes[h][0] != '/')
-			continue;
-		home = realpath(env->homes[h], NULL);
-		if (home == NULL)
-			continue;
-		for (size_t i = 0;
-		     i < sizeof(home_secrets) / sizeof(*home_secrets); i++)
-			plan_add(pl, WANT_HIDE,
-			    util_path_join(home, home_secrets[i]));
-	}
+	plan_listed(pl, p, env);
 
 	/* The status socket: the command must not be able to forge one. */
 	for (size_t i = 0; i < env->nstatus_sockets; i++)
@@ -332,4 +415,45 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 	free(kind);
 	free(pl.v);
 	return err->detail == NULL ? 0 : -1;
+}
+
+/*
+ * As root, a setuid or setgid file in a writable grant is root's (or its
+ * group's) on the host: rewritten through a shared mapping it keeps its
+ * bit, and any local user then runs what the command wrote.  Refused, the
+ * first such file named, unless --allow-setuid-files.
+ */
+int
+protect_check_setuid(const struct policy *p, struct sbox_error *err)
+{
+	for (size_t i = 0; i < p->nmounts; i++) {
+		const struct mount *m = &p->mounts[i];
+		cleanup_free char *found = NULL;
+		int r;
+
+		if (m->kind != MOUNT_RW || m->src == NULL || m->protection)
+			continue;
+		r = scan_setuid(m->src, &found);
+		if (r == 1) {
+			sbox_error_set(err, SBOX_INVALID_POLICY,
+			    "--rw %s holds a setuid or setgid file, %s, which "
+			    "the command could rewrite and keep its bit (as "
+			    "root)",
+			    m->dest, found);
+			err->hint = xstrdup("remove the bit (chmod u-s,g-s), "
+					    "grant that directory with --ro, "
+					    "or give --allow-setuid-files");
+			return -1;
+		}
+		if (r < 0) {
+			sbox_error_set(err, SBOX_INVALID_POLICY,
+			    "--rw %s: more than %d entries or %d levels deep, "
+			    "too many to check for setuid files (as root)",
+			    m->dest, SCAN_SETUID_ENTRIES, SCAN_SETUID_DEPTH);
+			err->hint = xstrdup("grant a smaller directory, or "
+					    "give --allow-setuid-files");
+			return -1;
+		}
+	}
+	return 0;
 }

@@ -20,6 +20,22 @@ words() {
 	eval "WORDS=($1)"
 }
 
+# with_null_fds LINE: LINE with every descriptor it feeds a hidden file
+# from (--ro-bind-data N) opened on /dev/null first, as the manual says
+# the printed line expects.
+with_null_fds() {
+	local w prefix="" next=0
+	words "$1"
+	for w in "${WORDS[@]}"; do
+		if [ "$next" = 1 ]; then
+			prefix+="$w</dev/null "
+			next=0
+		fi
+		[ "$w" != --ro-bind-data ] || next=1
+	done
+	printf '%s%s' "$prefix" "$1"
+}
+
 # has_seq WORD...: the words appear consecutively in WORDS.
 has_seq() {
 	local i j n=$#
@@ -223,7 +239,7 @@ has_seq() {
 		[ ! -e "$out/marker" ]
 		line=$output
 		hostns=$(readlink /proc/self/ns/user)
-		run --separate-stderr $AS timeout 30 sh -c "$line"
+		run --separate-stderr $AS timeout 30 sh -c "$(with_null_fds "$line")"
 		assert_status 0
 		assert_eq "$(cat "$out/marker")" ran
 		[ ! -e "$D/other/escaped" ]
@@ -243,7 +259,7 @@ has_seq() {
 	assert_status 0
 	words "$output"
 	has_seq -- sh -c 'echo ok >"$1/file"' sh "$dir"
-	run --separate-stderr timeout 30 sh -c "$output"
+	run --separate-stderr timeout 30 sh -c "$(with_null_fds "$output")"
 	assert_status 0
 	assert_eq "$(cat -- "$dir/file")" ok
 }

@@ -164,8 +164,8 @@ bundled_present() {
 @test "no bwrap on PATH: the bundled one beside a relocated install is used" {
 	local prefix=$D/prefix reported
 	bundled_present && skip "a bundled bwrap is installed for this build"
-	mkdir -p "$prefix/bin" "$D/empty"
-	cp "$SBOX_EXEC" "$prefix/bin/sbox-exec"
+	mkdir -p "$D/empty"
+	install_sbox "$prefix" >/dev/null
 	bwrap_copy "$prefix/libexec/sbox-exec" 0755
 	run --separate-stderr env PATH="$D/empty" "$prefix/bin/sbox-exec" \
 		--status-fd=3 --rw "$D" -- "${MARK[@]}" 3>"$D/status"
@@ -177,8 +177,7 @@ bundled_present() {
 
 @test "a bwrap on PATH wins over the bundled one" {
 	local prefix=$D/prefix
-	mkdir -p "$prefix/bin"
-	cp "$SBOX_EXEC" "$prefix/bin/sbox-exec"
+	install_sbox "$prefix" >/dev/null
 	bwrap_copy "$prefix/libexec/sbox-exec" 0755
 	bwrap_copy "$D/bin" 0755
 	run --separate-stderr env PATH="$D/bin" "$prefix/bin/sbox-exec" \
@@ -190,8 +189,8 @@ bundled_present() {
 	requires root
 	local prefix=$D/prefix
 	bundled_present && skip "a bundled bwrap is installed for this build"
-	mkdir -p "$prefix/bin" "$D/empty"
-	cp "$SBOX_EXEC" "$prefix/bin/sbox-exec"
+	mkdir -p "$D/empty"
+	install_sbox "$prefix" >/dev/null
 	bwrap_copy "$prefix/libexec/sbox-exec" 4755
 	run --separate-stderr env PATH="$D/empty" "$prefix/bin/sbox-exec" \
 		--status-fd=3 --rw "$D" -- "${MARK[@]}" 3>"$D/status"

@@ -200,3 +200,98 @@ _status_socket_forge() {
 	requires python3 jq
 	each_user _status_socket_forge
 }
+
+# Sockets found at launch (man page HOST PROTECTION, "sockets" entries of
+# the credential list): under /run whatever their name, and in the home
+# directory's tool directories.
+
+_run_unlisted() {
+	local d
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	LISTEN_LOG=$RUN_LOG
+	: >"$LISTEN_LOG"
+	control_reaches path "$RUN_SOCK"
+
+	SBX_OPTS="" assert_unreached path "$RUN_SOCK"
+	SBX_OPTS="--rw $d" assert_unreached path "$RUN_SOCK"
+	[ -S "$RUN_SOCK" ] || { echo "the host socket is gone" >&2; return 1; }
+
+	# Named with --allow-socket, it is reachable again.
+	run sbx --allow-socket "$RUN_SOCK" -- timeout 10 "$PY" -c "$CLIENT_PY" path "$RUN_SOCK"
+	assert_status 0
+	assert_eq "$output" pong
+	assert_eq "$(connections)" 2
+}
+
+@test "a socket under /run whose name is on no list cannot be connected to, unless --allow-socket names it" {
+	requires root python3 timeout
+	local d run
+	d=$(scratch_dir)
+	run=$(mktemp -d /run/sbox-test-XXXXXX)
+	chmod 0755 "$run"
+	on_teardown "rm -rf $(printf %q "$run")"
+	RUN_SOCK=$run/svc.sock
+	AS="" start_listener path "$d" "$RUN_SOCK" public
+	RUN_LOG=$LISTEN_LOG
+	each_user _run_unlisted
+}
+
+# A directory under /run that can be entered but not listed (mode 0711):
+# a socket in it is reachable by name, and cannot be found by a scan.
+_run_unlistable() {
+	local d
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	LISTEN_LOG=$RUN_LOG
+	: >"$LISTEN_LOG"
+	control_reaches path "$RUN_SOCK"
+	SBX_OPTS="" assert_unreached path "$RUN_SOCK"
+}
+
+@test "a socket in an unlistable (0711) directory under /run cannot be connected to by the unprivileged user" {
+	requires root setpriv python3 timeout
+	local d run
+	d=$(scratch_dir)
+	run=$(mktemp -d /run/sbox-test-XXXXXX)
+	mkdir "$run/hidden"
+	chmod 0755 "$run"
+	chmod 0711 "$run/hidden"
+	on_teardown "rm -rf $(printf %q "$run")"
+	RUN_SOCK=$run/hidden/svc.sock
+	AS="" start_listener path "$d" "$RUN_SOCK" public
+	RUN_LOG=$LISTEN_LOG
+	# Control: nobody cannot list it, but connects by name.
+	run as_user ls "$run/hidden"
+	assert_failed "listing a 0711 directory as nobody"
+	SBOX=$(unpriv_sbox) AS=as_user _run_unlistable
+}
+
+# tool_socket DIR REL: a listener on $HOME/REL (the pass's user), the
+# control, then unreachable inside, with --rw "$HOME" too.
+tool_socket() {
+	local d=$1 sock=$HOME/$2
+	usr mkdir -p "$(dirname "$sock")"
+	start_listener path "$d" "$sock"
+	control_reaches path "$sock"
+	SBX_OPTS="" assert_unreached path "$sock"
+	SBX_OPTS="--rw $HOME" assert_unreached path "$sock"
+	[ -S "$sock" ] || { echo "the host socket is gone" >&2; return 1; }
+}
+
+_home_tool_sockets() {
+	local d
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	export HOME=$d/home
+	usr mkdir "$HOME"
+	unset XDG_CONFIG_HOME XDG_DATA_HOME
+	tool_socket "$d" .1password/agent.sock
+	tool_socket "$d" .colima/default/docker.sock
+	tool_socket "$d" .lima/default/sock/ssh.sock
+}
+
+@test "an agent or engine socket under the home directory (~/.1password/agent.sock, ~/.colima/default/docker.sock, ~/.lima) cannot be connected to" {
+	requires python3 timeout
+	each_user _home_tool_sockets
+}
