@@ -210,9 +210,10 @@ scan_found(void *ctx, const char *path)
 /*
  * The unix sockets below ROOT, found now: each is masked.  When the scan
  * reaches its bounds, ROOT is masked whole instead, less what must stay.
+ * DONE lists the roots scanned already (/var/run is often /run).
  */
 static void
-plan_socket_scan(struct plan *pl, const char *root)
+plan_socket_scan(struct plan *pl, const char *root, struct strv *done)
 {
 	cleanup_free char *real = realpath(root, NULL);
 	struct socket_scan s = { .pl = pl, .first = pl->n };
@@ -222,8 +223,16 @@ plan_socket_scan(struct plan *pl, const char *root)
 	if (real == NULL || lstat(real, &st) < 0 || !S_ISDIR(st.st_mode) ||
 	    plan_hides(pl, real))
 		return;
-	if (scan_sockets(real, &cb) == SCAN_BOUND)
+	for (size_t i = 0; i < done->n; i++)
+		if (util_path_within(real, done->v[i]))
+			return;
+	strv_add(done, real);
+	if (scan_sockets(real, &cb) == SCAN_BOUND) {
+		for (size_t i = s.first; i < pl->n; i++)
+			free(pl->v[i].path);
+		pl->n = s.first;
 		plan_add(pl, WANT_HIDE, xstrdup(real));
+	}
 }
 
 /*
@@ -277,9 +286,12 @@ plan_listed(struct plan *pl, const struct policy *p,
 		for (size_t i = 0; i < dirs.n; i++)
 			plan_add(pl, WANT_READONLY, realpath(dirs.v[i], NULL));
 	}
-	if (cl != NULL)
+	if (cl != NULL) {
+		cleanup_strv struct strv done = { 0 };
+
 		for (size_t i = 0; i < cl->socket_roots.n; i++)
-			plan_socket_scan(pl, cl->socket_roots.v[i]);
+			plan_socket_scan(pl, cl->socket_roots.v[i], &done);
+	}
 }
 
 /* Everything we would like to protect, before looking at the policy. */

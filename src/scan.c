@@ -22,7 +22,18 @@
 struct walk {
 	const struct scan_sockets_cb *cb;
 	size_t entries;
+	size_t found;
 };
+
+/* One more to mask, or a bound reached. */
+static enum scan_result
+report(struct walk *w, const char *path)
+{
+	if (++w->found > SCAN_SOCKET_FOUND)
+		return SCAN_BOUND;
+	w->cb->found(w->cb->ctx, path);
+	return SCAN_DONE;
+}
 
 static enum scan_result
 walk_dir(struct walk *w, const char *dir, int depth)
@@ -41,7 +52,7 @@ walk_dir(struct walk *w, const char *dir, int depth)
 		 * directory goes.
 		 */
 		if (errno == EACCES && access(dir, X_OK) == 0)
-			w->cb->found(w->cb->ctx, dir);
+			return report(w, dir);
 		return SCAN_DONE;
 	}
 	while (r == SCAN_DONE && (e = readdir(d)) != NULL) {
@@ -65,7 +76,7 @@ walk_dir(struct walk *w, const char *dir, int depth)
 						      DT_REG;
 		}
 		if (type == DT_SOCK)
-			w->cb->found(w->cb->ctx, path);
+			r = report(w, path);
 		else if (type == DT_DIR && depth + 1 >= SCAN_SOCKET_DEPTH)
 			r = SCAN_BOUND;
 		else if (type == DT_DIR)
@@ -77,7 +88,7 @@ walk_dir(struct walk *w, const char *dir, int depth)
 
 /*
  * Every unix socket below ROOT, at most SCAN_SOCKET_DEPTH directories
- * down and SCAN_SOCKET_ENTRIES entries in all.  Mount points are crossed:
+ * down, SCAN_SOCKET_ENTRIES entries and SCAN_SOCKET_FOUND sockets in all.  Mount points are crossed:
  * a socket on a file system mounted below ROOT is as reachable.
  */
 enum scan_result

@@ -11,6 +11,7 @@
 /* How deep and how wide a socket scan may go before it gives up. */
 #define SCAN_SOCKET_DEPTH 8
 #define SCAN_SOCKET_ENTRIES 20000
+#define SCAN_SOCKET_FOUND 256 /* each is a mount */
 /* How many entries, and how deep, a setuid walk may look. */
 #define SCAN_SETUID_ENTRIES 2000000
 #define SCAN_SETUID_DEPTH 256

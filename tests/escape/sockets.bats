@@ -295,3 +295,42 @@ _home_tool_sockets() {
 	requires python3 timeout
 	each_user _home_tool_sockets
 }
+
+# Binds a unix socket (no listener) at each path given.
+BIND_PY='
+import socket, sys
+for p in sys.argv[1:]:
+    socket.socket(socket.AF_UNIX, socket.SOCK_STREAM).bind(p)
+'
+
+_scan_bounds() {
+	local d socks=() i
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	export HOME=$d/home
+	unset XDG_CONFIG_HOME XDG_DATA_HOME
+	usr mkdir -p "$HOME/.colima/many" "$HOME/.lima/a/b/c/d/e/f/g/h/i" "$HOME/.rd"
+	for f in .colima .lima .rd; do
+		echo "config of $f" | usr tee "$HOME/$f/config.yaml" >/dev/null
+	done
+	# Control, within the bounds: only the socket is masked.
+	usr "$PY" -c "$BIND_PY" "$HOME/.rd/docker.sock"
+	run sbx -- sh -c 'cat "$1"; [ -S "$2" ] && echo socket' sh "$HOME/.rd/config.yaml" "$HOME/.rd/docker.sock"
+	assert_eq "$output" "config of .rd"
+	# More than 256 sockets, or one more than 8 directories deep: the
+	# whole directory is masked.
+	for i in $(seq 300); do socks+=("$HOME/.colima/many/s$i.sock"); done
+	usr "$PY" -c "$BIND_PY" "${socks[@]}"
+	usr "$PY" -c "$BIND_PY" "$HOME/.lima/a/b/c/d/e/f/g/h/i/deep.sock"
+	run sbx -- sh -c 'ls -A "$1" "$2"; cat "$3" "$4"' sh "$HOME/.colima" "$HOME/.lima" \
+		"$HOME/.colima/config.yaml" "$HOME/.lima/config.yaml"
+	refute_contains "$output" "config of"
+	refute_contains "$output" many
+	refute_contains "$output" deep
+	[ -S "$HOME/.colima/many/s300.sock" ] || { echo "a host socket is gone" >&2; return 1; }
+}
+
+@test "a socket scan that reaches its bounds (256 sockets, 8 levels) masks the whole directory" {
+	requires python3
+	each_user _scan_bounds
+}
