@@ -181,6 +181,22 @@ plan_hides(const struct plan *pl, const char *path)
 	return false;
 }
 
+/*
+ * Whether PATH lies below a directory already planned hidden, and not
+ * below something kept inside it: a mask there would only add a mount.
+ */
+static bool
+plan_covers(const struct plan *pl, const char *path)
+{
+	if (!plan_hides(pl, path))
+		return false;
+	for (size_t i = 0; i < pl->n; i++)
+		if (pl->v[i].want == WANT_KEEP &&
+		    util_path_within(path, pl->v[i].path))
+			return false;
+	return true;
+}
+
 struct socket_scan {
 	struct plan *pl;
 	size_t first; /* the plan's size when this scan began */
@@ -258,8 +274,12 @@ plan_listed(struct plan *pl, const struct policy *p,
 		if (root_home != NULL && root_home[0] == '/') {
 			cleanup_free char *home = realpath(root_home, NULL);
 
-			if (home != NULL && strcmp(home, "/") != 0) {
-				/* The project below it stays, read-only. */
+			/*
+			 * The project below it stays, read-only; run in the
+			 * home itself, only the credential stores in it go.
+			 */
+			if (home != NULL && strcmp(home, "/") != 0 &&
+			    strcmp(home, wd) != 0) {
 				if (util_path_within(wd, home) && m != NULL &&
 				    m->kind == MOUNT_ROOT)
 					plan_add(pl, WANT_KEEP, xstrdup(wd));
@@ -271,7 +291,10 @@ plan_listed(struct plan *pl, const struct policy *p,
 		for (size_t i = 0; i < cl->masks.n; i++) {
 			char *real = realpath(cl->masks.v[i], NULL);
 
-			plan_add(pl, WANT_HIDE, real);
+			if (real != NULL && plan_covers(pl, real))
+				free(real);
+			else
+				plan_add(pl, WANT_HIDE, real);
 		}
 	}
 	if (env->cenv != NULL) {
