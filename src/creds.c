@@ -88,7 +88,7 @@ creds_parse_line(const char *line, const struct creds_env *env,
     enum creds_kind *kind, struct strv *out, const char **why)
 {
 	cleanup_free char *text = NULL;
-	const char *p, *rest;
+	const char *p;
 	char *end;
 
 	*kind = CREDS_NONE;
@@ -110,24 +110,28 @@ creds_parse_line(const char *line, const struct creds_env *env,
 			p++;
 	}
 
+	if (strstr(p + 1, "${") != NULL) {
+		*why = "${...} is allowed only at the start";
+		return -1;
+	}
 	if (p[0] == '/') {
-		rest = p + strlen(p);
-		add_base(out, p, (size_t)(rest - p), "", env);
+		add_base(out, p, strlen(p), "", env);
 	} else if (p[0] == '~' && (p[1] == '/' || p[1] == '\0')) {
 		add_base(out, "~", 1, p + 1, env);
-		rest = p + strlen(p);
 	} else if (p[0] == '$' && p[1] == '{') {
 		const char *name = p + 2, *close = strchr(name, '}');
 		const char *colon = strstr(name, ":-");
-		const char *value;
-		size_t nlen;
+		const char *rest, *value;
+		cleanup_free char *n = NULL;
 
 		if (close == NULL) {
 			*why = "unterminated ${";
 			return -1;
 		}
-		nlen = (colon != NULL && colon < close ? colon : close) - name;
-		if (!valid_name(name, nlen)) {
+		if (colon != NULL && colon > close)
+			colon = NULL;
+		n = xstrndup(name, (size_t)((colon ? colon : close) - name));
+		if (!valid_name(n, strlen(n))) {
 			*why = "not a variable name in ${...}";
 			return -1;
 		}
@@ -136,38 +140,24 @@ creds_parse_line(const char *line, const struct creds_env *env,
 			*why = "${...} must be followed by '/' or the end";
 			return -1;
 		}
-		if (colon != NULL && colon < close) {
+		if (colon != NULL) {
 			const char *d = colon + 2;
 			size_t dlen = (size_t)(close - d);
 
-			if (!(dlen > 0 && d[0] == '/') &&
-			    !(dlen > 0 && d[0] == '~' &&
-				(dlen == 1 || d[1] == '/'))) {
-				*why = "a default must start with '/' or '~'";
-				return -1;
-			}
-			if (memchr(d, '$', dlen) != NULL) {
-				*why = "a default cannot hold ${...}";
+			if (dlen == 0 ||
+			    (d[0] != '/' &&
+				!(d[0] == '~' && (dlen == 1 || d[1] == '/')))) {
+				*why = "a default must start with '/' or '~/'";
 				return -1;
 			}
 			add_base(out, d, dlen, rest, env);
 		}
-		{
-			cleanup_free char *n = xstrndup(name, nlen);
-
-			value = env->getenv(n, env->ctx);
-		}
 		/* A relative value is ignored, as XDG says of XDG_*. */
+		value = env->getenv(n, env->ctx);
 		if (value != NULL && value[0] == '/')
 			add_result(out, value, rest);
-		rest = rest + strlen(rest);
 	} else {
 		*why = "a path must start with '/', '~/' or '${'";
-		return -1;
-	}
-	(void)rest;
-	if (strstr(p + 1, "${") != NULL) {
-		*why = "${...} is allowed only at the start";
 		return -1;
 	}
 	return 0;

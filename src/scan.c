@@ -35,12 +35,21 @@ report(struct walk *w, const char *path)
 	return SCAN_DONE;
 }
 
+/*
+ * DIR, DEPTH levels below the root.  A directory below the root that
+ * holds a socket is reported whole: a service makes its sockets in its
+ * own directory, often again after a restart, and a mask on the
+ * directory covers those too and cannot vanish under bwrap as a socket
+ * can.  In the root itself each socket is reported.
+ */
 static enum scan_result
 walk_dir(struct walk *w, const char *dir, int depth)
 {
-	DIR *d;
-	struct dirent *e;
+	cleanup_strv struct strv subdirs = { 0 };
+	struct strv sockets = { 0 };
 	enum scan_result r = SCAN_DONE;
+	struct dirent *e;
+	DIR *d;
 
 	if (w->cb->skip(w->cb->ctx, dir))
 		return SCAN_DONE;
@@ -56,7 +65,6 @@ walk_dir(struct walk *w, const char *dir, int depth)
 		return SCAN_DONE;
 	}
 	while (r == SCAN_DONE && (e = readdir(d)) != NULL) {
-		cleanup_free char *path = NULL;
 		unsigned char type = e->d_type;
 
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
@@ -65,8 +73,9 @@ walk_dir(struct walk *w, const char *dir, int depth)
 			r = SCAN_BOUND;
 			break;
 		}
-		path = util_path_join(dir, e->d_name);
 		if (type == DT_UNKNOWN) {
+			cleanup_free char *path = util_path_join(dir,
+			    e->d_name);
 			struct stat st;
 
 			if (lstat(path, &st) < 0)
@@ -76,20 +85,30 @@ walk_dir(struct walk *w, const char *dir, int depth)
 						      DT_REG;
 		}
 		if (type == DT_SOCK)
-			r = report(w, path);
-		else if (type == DT_DIR && depth + 1 >= SCAN_SOCKET_DEPTH)
-			r = SCAN_BOUND;
+			strv_take(&sockets, util_path_join(dir, e->d_name));
 		else if (type == DT_DIR)
-			r = walk_dir(w, path, depth + 1);
+			strv_take(&subdirs, util_path_join(dir, e->d_name));
 	}
 	closedir(d);
+	if (r == SCAN_DONE && sockets.n > 0 && depth > 0) {
+		strv_clear(&sockets);
+		return report(w, dir);
+	}
+	for (size_t i = 0; r == SCAN_DONE && i < sockets.n; i++)
+		r = report(w, sockets.v[i]);
+	strv_clear(&sockets);
+	for (size_t i = 0; r == SCAN_DONE && i < subdirs.n; i++)
+		r = depth + 1 >= SCAN_SOCKET_DEPTH ?
+		    SCAN_BOUND :
+		    walk_dir(w, subdirs.v[i], depth + 1);
 	return r;
 }
 
 /*
- * Every unix socket below ROOT, at most SCAN_SOCKET_DEPTH directories
- * down, SCAN_SOCKET_ENTRIES entries and SCAN_SOCKET_FOUND sockets in all.  Mount points are crossed:
- * a socket on a file system mounted below ROOT is as reachable.
+ * The unix sockets below ROOT, at most SCAN_SOCKET_DEPTH directories
+ * down, SCAN_SOCKET_ENTRIES entries and SCAN_SOCKET_FOUND reports in all.
+ * Mount points are crossed: a socket on a file system mounted below ROOT
+ * is as reachable.
  */
 enum scan_result
 scan_sockets(const char *root, const struct scan_sockets_cb *cb)

@@ -11,7 +11,7 @@
 /* How deep and how wide a socket scan may go before it gives up. */
 #define SCAN_SOCKET_DEPTH 8
 #define SCAN_SOCKET_ENTRIES 20000
-#define SCAN_SOCKET_FOUND 256 /* each is a mount */
+#define SCAN_SOCKET_FOUND 256 /* masks: each is a mount */
 /* How many entries, and how deep, a setuid walk may look. */
 #define SCAN_SETUID_ENTRIES 2000000
 #define SCAN_SETUID_DEPTH 256
@@ -24,7 +24,10 @@ enum scan_result {
 struct scan_sockets_cb {
 	/* A directory not to enter (already masked, or kept). */
 	bool (*skip)(void *, const char *);
-	/* A socket, or a directory that can be entered but not listed. */
+	/*
+	 * A socket in the root, a directory below it that holds one, or a
+	 * directory that can be entered but not listed.
+	 */
 	void (*found)(void *, const char *);
 	void *ctx;
 };

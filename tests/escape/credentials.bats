@@ -522,7 +522,7 @@ _profile_shadow() {
 	assert_status 0
 	refute_contains "$stderr" replaces
 	# One that shadows the shipped agent profile.
-	echo '--rw /' | usr tee "$prof/agent.policy" >/dev/null
+	echo '--net' | usr tee "$prof/agent.policy" >/dev/null
 	run --separate-stderr sbx -v --profile agent -- true
 	assert_status 0
 	assert_contains "$stderr" "the user's profile $prof/agent.policy replaces the shipped profile 'agent'"

@@ -309,7 +309,7 @@ _scan_bounds() {
 	cd "$d" || return 1
 	export HOME=$d/home
 	unset XDG_CONFIG_HOME XDG_DATA_HOME
-	usr mkdir -p "$HOME/.colima/many" "$HOME/.lima/a/b/c/d/e/f/g/h/i" "$HOME/.rd"
+	usr mkdir -p "$HOME/.colima" "$HOME/.lima/a/b/c/d/e/f/g/h/i" "$HOME/.rd"
 	for f in .colima .lima .rd; do
 		echo "config of $f" | usr tee "$HOME/$f/config.yaml" >/dev/null
 	done
@@ -319,18 +319,50 @@ _scan_bounds() {
 	assert_eq "$output" "config of .rd"
 	# More than 256 sockets, or one more than 8 directories deep: the
 	# whole directory is masked.
-	for i in $(seq 300); do socks+=("$HOME/.colima/many/s$i.sock"); done
+	for i in $(seq 300); do socks+=("$HOME/.colima/s$i.sock"); done
 	usr "$PY" -c "$BIND_PY" "${socks[@]}"
 	usr "$PY" -c "$BIND_PY" "$HOME/.lima/a/b/c/d/e/f/g/h/i/deep.sock"
 	run sbx -- sh -c 'ls -A "$1" "$2"; cat "$3" "$4"' sh "$HOME/.colima" "$HOME/.lima" \
 		"$HOME/.colima/config.yaml" "$HOME/.lima/config.yaml"
 	refute_contains "$output" "config of"
-	refute_contains "$output" many
+	refute_contains "$output" s300.sock
 	refute_contains "$output" deep
-	[ -S "$HOME/.colima/many/s300.sock" ] || { echo "a host socket is gone" >&2; return 1; }
+	[ -S "$HOME/.colima/s300.sock" ] || { echo "a host socket is gone" >&2; return 1; }
 }
 
-@test "a socket scan that reaches its bounds (256 sockets, 8 levels) masks the whole directory" {
+@test "a socket scan that reaches its bounds (256 masks, 8 levels) masks the whole directory" {
 	requires python3
 	each_user _scan_bounds
+}
+
+# A service restarted while the sandbox runs makes its socket again, in
+# the same directory: that directory is masked, not only the old socket.
+_socket_made_later() {
+	local d x sock
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	export HOME=$d/home
+	x=$d/exchange
+	usr mkdir -p "$HOME/.colima/default" "$x"
+	unset XDG_CONFIG_HOME XDG_DATA_HOME
+	usr "$PY" -c "$BIND_PY" "$HOME/.colima/default/docker.sock"
+	sock=$HOME/.colima/default/docker-new.sock
+	bg usr_exec "$SBOX" --rw "$x" -- sh -c '
+		echo >"$1/ready"
+		while [ ! -e "$1/go" ]; do sleep 0.1; done
+		timeout 10 "$2" -c "$3" path "$4" >"$1/out" 2>&1
+		echo "finished $?" >>"$1/out"' sh "$x" "$PY" "$CLIENT_PY" "$sock"
+	wait_for 20 test -e "$x/ready"
+	start_listener path "$d" "$sock"
+	control_reaches path "$sock"
+	usr touch "$x/go"
+	wait_for 20 grep -q finished "$x/out"
+	refute_contains "$(cat "$x/out")" pong
+	refute_contains "$(cat "$x/out")" "finished 0"
+	assert_eq "$(connections)" 1
+}
+
+@test "a socket made while the sandbox runs, in a tool directory that held one at launch, cannot be connected to" {
+	requires python3 timeout
+	each_user _socket_made_later
 }
