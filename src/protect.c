@@ -4,7 +4,9 @@
  * MUST: mask only what exists (sbox-exec creates nothing on the host);
  * yield to an explicit --ro/--rw/--allow-socket/--hide of the same path;
  * never widen what the policy shows.  The reason for each entry is in the
- * manual page, section HOST PROTECTION.
+ * manual page, section HOST PROTECTION.  The credential stores and the
+ * places to look for sockets come from the credential list (creds.c), the
+ * sockets themselves from a walk at launch (scan.c).
  */
 #include "config.h"
 
@@ -170,6 +172,9 @@ plan_git_dir(struct plan *pl, const char *dir, int depth)
 	}
 }
 
+/* The user's configuration, as a credential-list pattern. */
+#define CONFIG_DIR "${XDG_CONFIG_HOME:-~/.config}/sbox-exec"
+
 /* Whether a hide already planned covers PATH (or PATH itself). */
 static bool
 plan_hides(const struct plan *pl, const char *path)
@@ -298,16 +303,15 @@ plan_listed(struct plan *pl, const struct policy *p,
 		}
 	}
 	if (env->cenv != NULL) {
-		cleanup_strv struct strv dirs = { 0 };
+		cleanup_strv struct strv cfg = { 0 };
 		enum creds_kind k;
 		const char *why;
 
 		/* Profiles and lists that later runs would trust. */
-		(void)
-		    creds_parse_line("${XDG_CONFIG_HOME:-~/.config}/sbox-exec",
-			env->cenv, &k, &dirs, &why);
-		for (size_t i = 0; i < dirs.n; i++)
-			plan_add(pl, WANT_READONLY, realpath(dirs.v[i], NULL));
+		if (creds_parse_line(CONFIG_DIR, env->cenv, &k, &cfg, &why) < 0)
+			strv_clear(&cfg);
+		for (size_t i = 0; i < cfg.n; i++)
+			plan_add(pl, WANT_READONLY, realpath(cfg.v[i], NULL));
 	}
 	if (cl != NULL) {
 		cleanup_strv struct strv done = { 0 };
