@@ -175,6 +175,21 @@ plan_git_dir(struct plan *pl, const char *dir, int depth)
 /* The user's configuration, as a credential-list pattern. */
 #define CONFIG_DIR "${XDG_CONFIG_HOME:-~/.config}/sbox-exec"
 
+/*
+ * PATH with symlinks resolved, or NULL when it does not exist.  Most
+ * listed paths do not: one lstat() answers that, where realpath() may
+ * look at every component first.
+ */
+static char *
+existing_realpath(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return NULL;
+	return realpath(path, NULL);
+}
+
 /* Whether a hide already planned covers PATH (or PATH itself). */
 static bool
 plan_hides(const struct plan *pl, const char *path)
@@ -236,7 +251,7 @@ scan_found(void *ctx, const char *path)
 static void
 plan_socket_scan(struct plan *pl, const char *root, struct strv *done)
 {
-	cleanup_free char *real = realpath(root, NULL);
+	cleanup_free char *real = existing_realpath(root);
 	struct socket_scan s = { .pl = pl, .first = pl->n };
 	const struct scan_sockets_cb cb = { scan_skip, scan_found, &s };
 	struct stat st;
@@ -294,7 +309,7 @@ plan_listed(struct plan *pl, const struct policy *p,
 	}
 	if (cl != NULL) {
 		for (size_t i = 0; i < cl->masks.n; i++) {
-			char *real = realpath(cl->masks.v[i], NULL);
+			char *real = existing_realpath(cl->masks.v[i]);
 
 			if (real != NULL && plan_covers(pl, real))
 				free(real);
@@ -311,7 +326,8 @@ plan_listed(struct plan *pl, const struct policy *p,
 		if (creds_parse_line(CONFIG_DIR, env->cenv, &k, &cfg, &why) < 0)
 			strv_clear(&cfg);
 		for (size_t i = 0; i < cfg.n; i++)
-			plan_add(pl, WANT_READONLY, realpath(cfg.v[i], NULL));
+			plan_add(pl, WANT_READONLY,
+			    existing_realpath(cfg.v[i]));
 	}
 	if (cl != NULL) {
 		cleanup_strv struct strv done = { 0 };
