@@ -60,6 +60,7 @@ enum opt_id {
 	OPT_JSON,
 	OPT_CHECK,
 	OPT_PRINT,
+	OPT_ALLOW_SETUID_FILES,
 	OPT_QUIET = 'q',
 	OPT_VERBOSE = 'v',
 	OPT_HELP = 'h',
@@ -91,6 +92,7 @@ static const struct option long_options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "print", no_argument, NULL, OPT_PRINT },
+	{ "allow-setuid-files", no_argument, NULL, OPT_ALLOW_SETUID_FILES },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -168,6 +170,7 @@ opt_argv_only(int id)
 	case OPT_JSON:
 	case OPT_CHECK:
 	case OPT_PRINT:
+	case OPT_ALLOW_SETUID_FILES: /* a file must not weaken it unseen */
 	case OPT_QUIET:
 	case OPT_VERBOSE:
 	case OPT_HELP:
@@ -631,6 +634,27 @@ load_policy(struct parser *ps, const char *path, const char *opt,
 }
 
 /*
+ * A user's profile (CAND[0], taken as CAND[USED]) that has the name of a
+ * shipped one replaces it: said with -v and --check, since a sandbox that
+ * could write the user's directory may have put it there.
+ */
+static void
+note_shadowing(struct parser *ps, const char *name, char *const *cand, size_t n,
+    size_t used, bool has_user)
+{
+	if (used != 0 || !has_user)
+		return;
+	for (size_t i = 1; i < n; i++)
+		if (access(cand[i], F_OK) == 0) {
+			strv_addf(&ps->inv->notices,
+			    "the user's profile %s replaces the shipped "
+			    "profile '%s' (%s)",
+			    cand[0], name, cand[i]);
+			return;
+		}
+}
+
+/*
  * --profile NAME: the user's directory, then the shipped one; then, for a
  * relocated install or a build tree, the same relative to the executable.
  */
@@ -642,6 +666,7 @@ load_profile(struct parser *ps, const char *name, const struct origin *o)
 	const char *home = getenv("HOME");
 	char *cand[4] = { NULL };
 	size_t n = 0;
+	bool has_user;
 
 	if (name[0] == '\0' || strchr(name, '/') != NULL ||
 	    strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
@@ -654,6 +679,7 @@ load_profile(struct parser *ps, const char *name, const struct origin *o)
 	else if (home != NULL && home[0] == '/')
 		cand[n++] = xasprintf("%s/.config/sbox-exec/profiles/%s.policy",
 		    home, name);
+	has_user = n > 0;
 	cand[n++] = xasprintf("%s/profiles/%s.policy", PKGDATADIR, name);
 	if (exe_dir != NULL) {
 		cand[n++] = xasprintf(
@@ -664,6 +690,7 @@ load_profile(struct parser *ps, const char *name, const struct origin *o)
 
 	for (size_t i = 0; i < n; i++)
 		if (access(cand[i], F_OK) == 0) {
+			note_shadowing(ps, name, cand, n, i, has_user);
 			load_policy(ps, cand[i], "--profile", o);
 			break;
 		} else if (i == n - 1) {
@@ -774,6 +801,9 @@ apply_option(struct parser *ps, int id, const char *value, const char *value2,
 	case OPT_PRINT:
 		set_mode(ps, MODE_PRINT, o);
 		break;
+	case OPT_ALLOW_SETUID_FILES:
+		inv->allow_setuid_files = true;
+		break;
 	case OPT_QUIET:
 		inv->verbosity = -1;
 		break;
@@ -855,25 +885,64 @@ passwd_home(uid_t uid)
 	return home;
 }
 
+static const char *
+env_lookup(const char *name, void *ctx)
+{
+	(void)ctx;
+	return getenv(name);
+}
+
+/*
+ * The credential lists: the shipped one, which must be there, then the
+ * user's, which may only add to it.
+ */
+static int
+load_credentials(const struct creds_env *cenv, struct creds_list *cl,
+    struct sbox_error *e)
+{
+	cleanup_free char *shipped = creds_shipped_path();
+	cleanup_free char *user = creds_user_path(getenv("XDG_CONFIG_HOME"),
+	    getenv("HOME"));
+
+	if (creds_load(shipped, true, cenv, cl, e) < 0)
+		return -1;
+	if (user != NULL && creds_load(user, false, cenv, cl, e) < 0)
+		return -1;
+	return 0;
+}
+
 static void
 add_protection(struct invocation *inv)
 {
 	cleanup_free char *pw_home = passwd_home(getuid());
+	struct creds_list cl = { 0 };
+	struct creds_env cenv = {
+		.homes = { getenv("HOME"), pw_home },
+		.getenv = env_lookup,
+	};
 	struct protect_env env = {
 		.homes = { getenv("HOME"), pw_home },
 		.runtime_dir = getenv("XDG_RUNTIME_DIR"),
 		.uid = getuid(),
 		.status_sockets = inv->status_sockets,
 		.nstatus_sockets = inv->nstatus_sockets,
+		.creds = &cl,
+		.cenv = &cenv,
 	};
 
 	struct sbox_error e = { 0 };
 
-	if (protect_add_defaults(&inv->policy, &env, &e) < 0 &&
+	/* Refused already, or no sandbox: no need to look at the host. */
+	if (inv->mode == MODE_HELP || inv->mode == MODE_VERSION ||
+	    inv->err.detail != NULL)
+		return;
+	if ((load_credentials(&cenv, &cl, &e) < 0 ||
+		protect_add_defaults(&inv->policy, &env, &e) < 0) &&
 	    inv->err.detail == NULL)
 		inv->err = e;
 	else
 		sbox_error_clear(&e);
+	creds_list_clear(&cl);
 }
 
 static void
@@ -1069,6 +1138,7 @@ cli_free(struct invocation *inv)
 	free(inv->status_sockets);
 	free(inv->status_fds);
 	free(inv->bwrap);
+	strv_clear(&inv->notices);
 	sbox_error_clear(&inv->err);
 }
 
@@ -1090,6 +1160,7 @@ cli_help(FILE *f)
 	    "      --ro-try=PATH        as --ro, skipped when PATH is missing\n"
 	    "      --rw-try=PATH        as --rw, skipped when PATH is missing\n"
 	    "      --allow-socket=PATH  expose this host unix socket\n"
+	    "      --allow-setuid-files as root, allow --rw over setuid files\n"
 	    "Network:\n"
 	    "      --no-net             only loopback inside (default)\n"
 	    "      --net                share the host network\n"

@@ -13,6 +13,7 @@
 
 #include "policy.h"
 #include "sbox.h"
+#include "util.h"
 
 enum cli_mode {
 	MODE_RUN,
@@ -32,9 +33,11 @@ struct invocation {
 	size_t nstatus_sockets;
 	long probe_timeout_ms;
 	bool json;
-	int verbosity;	       /* -1 quiet, 0 normal, 1 verbose */
-	char **command;	       /* points into argv; NULL-terminated */
-	struct sbox_error err; /* the first usage problem */
+	bool allow_setuid_files; /* as root, --rw over setuid files */
+	struct strv notices;	 /* said with -v and --check */
+	int verbosity;		 /* -1 quiet, 0 normal, 1 verbose */
+	char **command;		 /* points into argv; NULL-terminated */
+	struct sbox_error err;	 /* the first usage problem */
 };
 
 #define CLI_DEFAULT_TIMEOUT_MS 10000L

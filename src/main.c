@@ -21,6 +21,7 @@
 #include "landlock.h"
 #include "launch.h"
 #include "locate.h"
+#include "protect.h"
 #include "sbox.h"
 #include "protect.h"
 #include "seccomp.h"
@@ -247,6 +248,10 @@ main(int argc, char **argv)
 		cli_free(&inv);
 		return flush_stdout() == 0 ? 0 : SBOX_EXIT_REFUSED;
 	}
+	/* What the user should know of the policy, refused or not. */
+	if (inv.verbosity > 0 || (inv.mode == MODE_CHECK && inv.verbosity >= 0))
+		for (size_t i = 0; i < inv.notices.n; i++)
+			fprintf(stderr, "sbox-exec: %s\n", inv.notices.v[i]);
 	open_sockets(&rep, &inv);
 	if (inv.err.detail != NULL)
 		refuse(&rep, &inv.err);
@@ -265,6 +270,11 @@ main(int argc, char **argv)
 		    "theirs to write); whatever runs as this user could put "
 		    "another program in its place\n",
 		    bw.path, bw.caller_writable);
+
+	/* As root, after the cheaper checks: it walks every --rw tree. */
+	if (getuid() == 0 && !inv.allow_setuid_files &&
+	    protect_check_setuid(&inv.policy, &err) < 0)
+		refuse(&rep, &err);
 
 	if (inv.mode == MODE_PRINT) {
 		launch_print(&inv, &bw);

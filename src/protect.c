@@ -4,7 +4,9 @@
  * MUST: mask only what exists (sbox-exec creates nothing on the host);
  * yield to an explicit --ro/--rw/--allow-socket/--hide of the same path;
  * never widen what the policy shows.  The reason for each entry is in the
- * manual page, section HOST PROTECTION.
+ * manual page, section HOST PROTECTION.  The credential stores and the
+ * places to look for sockets come from the credential list (creds.c), the
+ * sockets themselves from a walk at launch (scan.c).
  */
 #include "config.h"
 
@@ -17,7 +19,9 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "creds.h"
 #include "protect.h"
+#include "scan.h"
 #include "util.h"
 
 /*
@@ -48,24 +52,6 @@ static const char *const var_services[] = {
 /* Kept visible under a hidden /run/systemd: name resolution needs it. */
 static const char *const run_keep[] = {
 	"systemd/resolve",
-};
-
-/* Credential stores below the home directory. */
-static const char *const home_secrets[] = {
-	".ssh",
-	".gnupg",
-	".aws",
-	".azure",
-	".config/gcloud",
-	".kube",
-	".docker",
-	".netrc",
-	".git-credentials",
-	".password-store",
-	".local/share/keyrings",
-	".mozilla",
-	".config/google-chrome",
-	".config/chromium",
 };
 
 enum want {
@@ -433,6 +419,171 @@ plan_repos_in(struct plan *pl, const struct policy *p,
 	closedir(d);
 }
 
+/* The user's configuration, as a credential-list pattern. */
+#define CONFIG_DIR "${XDG_CONFIG_HOME:-~/.config}/sbox-exec"
+
+/*
+ * PATH with symlinks resolved, or NULL when it does not exist.  Most
+ * listed paths do not: one lstat() answers that, where realpath() may
+ * look at every component first.
+ */
+static char *
+existing_realpath(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return NULL;
+	return realpath(path, NULL);
+}
+
+/* Whether a hide already planned covers PATH (or PATH itself). */
+static bool
+plan_hides(const struct plan *pl, const char *path)
+{
+	for (size_t i = 0; i < pl->n; i++)
+		if (pl->v[i].want == WANT_HIDE &&
+		    util_path_within(path, pl->v[i].path))
+			return true;
+	return false;
+}
+
+/*
+ * Whether PATH lies below a directory already planned hidden, and not
+ * below something kept inside it: a mask there would only add a mount.
+ */
+static bool
+plan_covers(const struct plan *pl, const char *path)
+{
+	if (!plan_hides(pl, path))
+		return false;
+	for (size_t i = 0; i < pl->n; i++)
+		if (pl->v[i].want == WANT_KEEP &&
+		    util_path_within(path, pl->v[i].path))
+			return false;
+	return true;
+}
+
+struct socket_scan {
+	struct plan *pl;
+	size_t first; /* the plan's size when this scan began */
+};
+
+static bool
+scan_skip(void *ctx, const char *dir)
+{
+	const struct socket_scan *s = ctx;
+
+	/* Masked whole: nothing below needs a mask of its own. */
+	for (size_t i = 0; i < s->first; i++)
+		if (s->pl->v[i].want == WANT_HIDE &&
+		    util_path_within(dir, s->pl->v[i].path))
+			return true;
+	return false;
+}
+
+static void
+scan_found(void *ctx, const char *path)
+{
+	struct socket_scan *s = ctx;
+
+	plan_add(s->pl, WANT_HIDE, xstrdup(path));
+}
+
+/*
+ * The unix sockets below ROOT, found now: each is masked.  When the scan
+ * reaches its bounds, ROOT is masked whole instead, less what must stay.
+ * DONE lists the roots scanned already (/var/run is often /run).
+ */
+static void
+plan_socket_scan(struct plan *pl, const char *root, struct strv *done)
+{
+	cleanup_free char *real = existing_realpath(root);
+	struct socket_scan s = { .pl = pl, .first = pl->n };
+	const struct scan_sockets_cb cb = { scan_skip, scan_found, &s };
+	struct stat st;
+
+	if (real == NULL || lstat(real, &st) < 0 || !S_ISDIR(st.st_mode) ||
+	    plan_hides(pl, real))
+		return;
+	for (size_t i = 0; i < done->n; i++)
+		if (util_path_within(real, done->v[i]))
+			return;
+	strv_add(done, real);
+	if (scan_sockets(real, &cb) == SCAN_BOUND) {
+		for (size_t i = s.first; i < pl->n; i++)
+			free(pl->v[i].path);
+		pl->n = s.first;
+		plan_add(pl, WANT_HIDE, xstrdup(real));
+	}
+}
+
+/*
+ * The credential list (creds.c) and the sockets it says where to look
+ * for; the user's sbox-exec configuration, read-only; as root, what only
+ * root can read.
+ */
+static void
+plan_listed(struct plan *pl, const struct policy *p,
+    const struct protect_env *env)
+{
+	const struct creds_list *cl = env->creds;
+
+	if (env->uid == 0) {
+		const char *wd = p->chdir ? p->chdir : p->cwd;
+		const char *root_home = env->homes[1];
+		const struct mount *m = policy_mount_for(p, wd);
+
+		plan_add(pl, WANT_HIDE, xstrdup("/etc/shadow"));
+		plan_add(pl, WANT_HIDE, xstrdup("/etc/gshadow"));
+		plan_add(pl, WANT_HIDE, xstrdup("/etc/shadow-"));
+		plan_add(pl, WANT_HIDE, xstrdup("/etc/gshadow-"));
+		if (root_home != NULL && root_home[0] == '/') {
+			cleanup_free char *home = realpath(root_home, NULL);
+
+			/*
+			 * The project below it stays, read-only; run in the
+			 * home itself, only the credential stores in it go.
+			 */
+			if (home != NULL && strcmp(home, "/") != 0 &&
+			    strcmp(home, wd) != 0) {
+				if (util_path_within(wd, home) && m != NULL &&
+				    m->kind == MOUNT_ROOT)
+					plan_add(pl, WANT_KEEP, xstrdup(wd));
+				plan_add(pl, WANT_HIDE, steal_pointer(&home));
+			}
+		}
+	}
+	if (cl != NULL) {
+		for (size_t i = 0; i < cl->masks.n; i++) {
+			char *real = existing_realpath(cl->masks.v[i]);
+
+			if (real != NULL && plan_covers(pl, real))
+				free(real);
+			else
+				plan_add(pl, WANT_HIDE, real);
+		}
+	}
+	if (env->cenv != NULL) {
+		cleanup_strv struct strv cfg = { 0 };
+		enum creds_kind k;
+		const char *why;
+
+		/* Profiles and lists that later runs would trust. */
+		if (creds_parse_line(CONFIG_DIR, env->cenv, &k, &cfg, &why) < 0)
+			strv_clear(&cfg);
+		for (size_t i = 0; i < cfg.n; i++)
+			plan_add(pl, WANT_READONLY,
+			    existing_realpath(cfg.v[i]));
+	}
+	if (cl != NULL) {
+		cleanup_strv struct strv done = { 0 };
+
+		for (size_t i = 0; i < cl->socket_roots.n; i++)
+			plan_socket_scan(pl, cl->socket_roots.v[i], &done);
+	}
+}
+
 /* Everything we would like to protect, before looking at the policy. */
 static void
 plan_defaults(struct plan *pl, const struct policy *p,
@@ -454,20 +605,7 @@ plan_defaults(struct plan *pl, const struct policy *p,
 	if (lstat("/var/run", &st) == 0 && S_ISDIR(st.st_mode))
 		plan_run_dir(pl, "/var/run");
 
-	/* Both homes when HOME is not the passwd one (sudo, CI, tests). */
-	for (size_t h = 0; h < 2; h++) {
-		cleanup_free char *home = NULL;
-
-		if (env->homes[h] == NULL || env->homes[h][0] != '/')
-			continue;
-		home = realpath(env->homes[h], NULL);
-		if (home == NULL)
-			continue;
-		for (size_t i = 0;
-		     i < sizeof(home_secrets) / sizeof(*home_secrets); i++)
-			plan_add(pl, WANT_HIDE,
-			    util_path_join(home, home_secrets[i]));
-	}
+	plan_listed(pl, p, env);
 
 	/* The status socket: the command must not be able to forge one. */
 	for (size_t i = 0; i < env->nstatus_sockets; i++)
@@ -812,4 +950,45 @@ protect_audit_git(const struct policy *p, const struct protect_env *env,
 		}
 	}
 	return a.budget > 0;
+}
+
+/*
+ * As root, a setuid or setgid file in a writable grant is root's (or its
+ * group's) on the host: rewritten through a shared mapping it keeps its
+ * bit, and any local user then runs what the command wrote.  Refused, the
+ * first such file named, unless --allow-setuid-files.
+ */
+int
+protect_check_setuid(const struct policy *p, struct sbox_error *err)
+{
+	for (size_t i = 0; i < p->nmounts; i++) {
+		const struct mount *m = &p->mounts[i];
+		cleanup_free char *found = NULL;
+		int r;
+
+		if (m->kind != MOUNT_RW || m->src == NULL || m->protection)
+			continue;
+		r = scan_setuid(m->src, &found);
+		if (r == 1) {
+			sbox_error_set(err, SBOX_INVALID_POLICY,
+			    "--rw %s holds a setuid or setgid file, %s, which "
+			    "the command could rewrite and keep its bit (as "
+			    "root)",
+			    m->dest, found);
+			err->hint = xstrdup("remove the bit (chmod u-s,g-s), "
+					    "grant that directory with --ro, "
+					    "or give --allow-setuid-files");
+			return -1;
+		}
+		if (r < 0) {
+			sbox_error_set(err, SBOX_INVALID_POLICY,
+			    "--rw %s: more than %d entries or %d levels deep, "
+			    "too many to check for setuid files (as root)",
+			    m->dest, SCAN_SETUID_ENTRIES, SCAN_SETUID_DEPTH);
+			err->hint = xstrdup("grant a smaller directory, or "
+					    "give --allow-setuid-files");
+			return -1;
+		}
+	}
+	return 0;
 }

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "creds.h"
 #include "policy.h"
 
 struct protect_env {
@@ -18,10 +19,13 @@ struct protect_env {
 	uid_t uid;
 	char **status_sockets; /* pathname ones are masked too */
 	size_t nstatus_sockets;
+	const struct creds_list *creds; /* masks and socket places */
+	const struct creds_env *cenv;	/* what patterns expand with */
 };
 
 int protect_add_defaults(struct policy *, const struct protect_env *,
     struct sbox_error *);
+int protect_check_setuid(const struct policy *, struct sbox_error *);
 
 /* Told each path the after-run audit found changed. */
 typedef void (*protect_report_fn)(void *, const char *);

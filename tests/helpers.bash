@@ -78,9 +78,45 @@ unpriv_copy() {
 	echo "$dest"
 }
 
-# The binary, where an unprivileged user can execute it.
+# sbox_credentials: the shipped credential list the binary under test
+# reads: ../data/credentials in a build tree (beside ../profiles), else
+# the installed one (beside its profiles/).
+sbox_credentials() {
+	local dir
+	dir=$(dirname "$SBOX_EXEC")
+	if [ -f "$dir/../data/credentials" ]; then
+		echo "$dir/../data/credentials"
+	else
+		echo "$dir/../share/sbox-exec/credentials"
+	fi
+}
+
+# install_sbox PREFIX: sbox-exec as a relocated install, PREFIX/bin, with
+# the credential list and the profiles in PREFIX/share/sbox-exec; prints
+# the binary's path.
+install_sbox() {
+	local share=$1/share/sbox-exec profiles
+	mkdir -p "$1/bin" "$share/profiles"
+	cp "$SBOX_EXEC" "$1/bin/sbox-exec"
+	cp "$(sbox_credentials)" "$share/credentials"
+	profiles=$(dirname "$SBOX_EXEC")/../profiles
+	[ -d "$profiles" ] || profiles=$(dirname "$SBOX_EXEC")/../share/sbox-exec/profiles
+	cp "$profiles"/*.policy "$share/profiles/"
+	chmod -R a+rX "$1"
+	echo "$1/bin/sbox-exec"
+}
+
+# The binary, where an unprivileged user can execute it (a relocated
+# install, so that it finds its data files).
 unpriv_sbox() {
-	unpriv_copy "$SBOX_EXEC"
+	if [ -z "${UNPRIV_DIR:-}" ] || [ ! -d "$UNPRIV_DIR" ]; then
+		UNPRIV_DIR=$(scratch_dir)
+		chmod 0755 "$UNPRIV_DIR"
+	fi
+	if [ ! -e "$UNPRIV_DIR/prefix/bin/sbox-exec" ]; then
+		install_sbox "$UNPRIV_DIR/prefix" >/dev/null
+	fi
+	echo "$UNPRIV_DIR/prefix/bin/sbox-exec"
 }
 
 # as_user CMD...: run CMD as an unprivileged user.  As root that is

@@ -186,8 +186,8 @@ bundled_present() {
 	bundled_present && skip "a bundled bwrap is installed for this build"
 	trusted_dir
 	prefix=$T/prefix
-	mkdir -p "$prefix/bin" "$D/empty"
-	cp "$SBOX_EXEC" "$prefix/bin/sbox-exec"
+	mkdir -p "$D/empty"
+	install_sbox "$prefix" >/dev/null
 	bwrap_copy "$prefix/libexec/sbox-exec" 0755
 	run --separate-stderr env PATH="$D/empty" "$prefix/bin/sbox-exec" \
 		--status-fd=3 --rw "$D" -- "${MARK[@]}" 3>"$D/status"
@@ -201,8 +201,7 @@ bundled_present() {
 	local prefix
 	trusted_dir
 	prefix=$T/prefix
-	mkdir -p "$prefix/bin"
-	cp "$SBOX_EXEC" "$prefix/bin/sbox-exec"
+	install_sbox "$prefix" >/dev/null
 	bwrap_copy "$prefix/libexec/sbox-exec" 0755
 	bwrap_copy "$T/bin" 0755
 	run --separate-stderr env PATH="$T/bin" "$prefix/bin/sbox-exec" \
@@ -249,8 +248,8 @@ bundled_present() {
 	requires root
 	local prefix=$D/prefix
 	bundled_present && skip "a bundled bwrap is installed for this build"
-	mkdir -p "$prefix/bin" "$D/empty"
-	cp "$SBOX_EXEC" "$prefix/bin/sbox-exec"
+	mkdir -p "$D/empty"
+	install_sbox "$prefix" >/dev/null
 	bwrap_copy "$prefix/libexec/sbox-exec" 4755
 	run --separate-stderr env PATH="$D/empty" "$prefix/bin/sbox-exec" \
 		--status-fd=3 --rw "$D" -- "${MARK[@]}" 3>"$D/status"

@@ -285,3 +285,293 @@ _keyring() {
 	requires_syscall_numbers
 	each_user _keyring
 }
+
+# Credential stores by data (man page HOST PROTECTION, the credential
+# list): a sample of the shipped entries, the moved ones, the user's own
+# list, and a store created while the sandbox runs.
+
+# plant FILE TEXT: FILE (below the scratch HOME, or absolute) holds TEXT,
+# made by the pass's user, private.
+plant() {
+	usr sh -c 'umask 077 && mkdir -p "$(dirname "$1")" && printf "%s\n" "$2" >"$1"' \
+		sh "$1" "$2"
+}
+
+# assert_hidden_files SBX-OPTIONS -- FILE...: unsandboxed, the pass's user
+# reads each FILE and finds its secret ($SECRET); inside the sandbox
+# (with SBX-OPTIONS) none of them shows it; on the host they are intact.
+assert_hidden_files() {
+	local opts=() f
+	while [ "$1" != -- ]; do opts+=("$1"); shift; done
+	shift
+	for f in "$@"; do
+		run usr cat "$f"
+		assert_status 0
+		assert_eq "$output" "$SECRET $f"
+	done
+	run sbx "${opts[@]}" -- sh -c 'echo started; for f; do cat "$f"; done' sh "$@"
+	assert_contains "$output" started
+	refute_contains "$output" "$SECRET"
+	for f in "$@"; do
+		assert_file "$f" "$SECRET $f"
+	done
+}
+
+# A sample of the stores the shipped list names, each with its secret.
+# A sample of the stores the shipped list names, one a line.
+SAMPLE_STORES=".npmrc
+.config/gh/hosts.yml
+.config/git/credentials
+.cargo/credentials.toml
+.pypirc
+.config/containers/auth.json
+.pgpass
+.vault-token
+.terraform.d/credentials.tfrc.json
+.config/rclone/rclone.conf
+.gem/credentials
+.bash_history
+.zsh_history
+.python_history
+.psql_history
+.mysql_history
+.node_repl_history
+.sqlite_history
+.lesshst
+.local/share/fish/fish_history
+.aws/credentials
+snap/firefox/common/.mozilla/firefox/profiles.ini
+snap/chromium/common/chromium/Default/Cookies
+.var/app/org.mozilla.firefox/.mozilla/firefox/profiles.ini
+.var/app/com.google.Chrome/config/google-chrome/Default/Login Data
+.var/app/org.chromium.Chromium/config/chromium/Default/Cookies"
+
+_listed_stores() {
+	local d f files=()
+	d=$(scratch_dir)
+	plant_home "$d"
+	cd "$d" || return 1
+	SECRET="sbox-test-secret-$RANDOM$RANDOM"
+	unset XDG_CONFIG_HOME XDG_DATA_HOME GNUPGHOME PASSWORD_STORE_DIR
+	while IFS= read -r f; do
+		plant "$HOME/$f" "$SECRET $HOME/$f"
+		files+=("$HOME/$f")
+	done <<<"$SAMPLE_STORES"
+	assert_hidden_files -- "${files[@]}"
+	# A granted home changes nothing for them.
+	assert_hidden_files --rw "$HOME" -- "${files[@]}"
+	assert_hidden_files --fs=minimal --ro "$HOME" --ro "$d" -- "${files[@]}"
+}
+
+@test "stores on the credential list (npm, gh, git, cargo, pypi, containers, pgpass, vault, terraform, rclone, gem, histories, snap and flatpak browsers) cannot be read" {
+	each_user _listed_stores
+}
+
+_moved_stores() {
+	local d f files
+	d=$(scratch_dir)
+	plant_home "$d"
+	cd "$d" || return 1
+	SECRET="sbox-test-secret-$RANDOM$RANDOM"
+	export XDG_CONFIG_HOME=$d/xdg-config XDG_DATA_HOME=$d/xdg-data
+	export GNUPGHOME=$d/gpg PASSWORD_STORE_DIR=$d/pass
+	files=("$XDG_CONFIG_HOME/gh/hosts.yml" "$XDG_CONFIG_HOME/git/credentials"
+		"$XDG_DATA_HOME/keyrings/login.keyring" "$GNUPGHOME/private-keys-v1.d/k.key"
+		"$PASSWORD_STORE_DIR/mail.gpg")
+	for f in "${files[@]}"; do
+		plant "$f" "$SECRET $f"
+	done
+	assert_hidden_files -- "${files[@]}"
+	assert_hidden_files --rw "$d" -- "${files[@]}"
+}
+
+@test "stores moved by XDG_CONFIG_HOME, XDG_DATA_HOME, GNUPGHOME and PASSWORD_STORE_DIR cannot be read" {
+	each_user _moved_stores
+}
+
+_user_list() {
+	local d notes
+	d=$(scratch_dir)
+	plant_home "$d"
+	cd "$d" || return 1
+	SECRET="sbox-test-secret-$RANDOM$RANDOM"
+	unset XDG_CONFIG_HOME
+	notes=$HOME/work-tokens/prod.txt
+	plant "$notes" "$SECRET $notes"
+	# Control: on no list, the sandbox reads it.
+	run sbx -- cat "$notes"
+	assert_status 0
+	assert_eq "$output" "$SECRET $notes"
+
+	usr mkdir -p "$HOME/.config/sbox-exec"
+	printf '# mine\n~/work-tokens\n' | usr tee "$HOME/.config/sbox-exec/credentials" >/dev/null
+	assert_hidden_files -- "$notes"
+	# The same through XDG_CONFIG_HOME.
+	usr mkdir -p "$d/xdg/sbox-exec"
+	usr mv "$HOME/.config/sbox-exec/credentials" "$d/xdg/sbox-exec/credentials"
+	XDG_CONFIG_HOME=$d/xdg assert_hidden_files -- "$notes"
+}
+
+@test "the user's own list (~/.config/sbox-exec/credentials) adds a store" {
+	each_user _user_list
+}
+
+_user_list_malformed() {
+	local d
+	d=$(scratch_dir)
+	plant_home "$d"
+	cd "$d" || return 1
+	unset XDG_CONFIG_HOME
+	usr mkdir -p "$HOME/.config/sbox-exec"
+	echo 'work-tokens' | usr tee "$HOME/.config/sbox-exec/credentials" >/dev/null
+	run sbx --status-fd=3 -- echo command-started 3>"$d/status"
+	assert_status 125
+	refute_contains "$output" command-started
+	assert_contains "$output" "$HOME/.config/sbox-exec/credentials:1:"
+	assert_eq "$(json_get "$(cat "$d/status")" status)" invalid-policy
+}
+
+@test "a malformed line in the user's list is refused (invalid-policy), not skipped" {
+	requires jq
+	each_user _user_list_malformed
+}
+
+# A store created while the sandbox runs: the first `gh auth login` or
+# `git push` with a store helper, inside a tool directory that exists.
+_created_later() {
+	local d x f
+	d=$(scratch_dir)
+	plant_home "$d"
+	x=$d/exchange
+	usr mkdir "$x"
+	cd "$d" || return 1
+	unset XDG_CONFIG_HOME
+	SECRET="sbox-test-secret-$RANDOM$RANDOM"
+	usr mkdir -p "$HOME/.config/gh" "$HOME/.config/rclone"
+	# The sandbox starts, then waits for the host to log in.
+	bg usr_exec "$SBOX" --rw "$x" -- sh -c '
+		echo >"$1/ready"
+		while [ ! -e "$1/go" ]; do sleep 0.1; done
+		for f in "$2" "$3"; do cat "$f"; done >"$1/out" 2>&1
+		echo finished >>"$1/out"' sh "$x" "$HOME/.config/gh/hosts.yml" \
+		"$HOME/.config/rclone/rclone.conf"
+	wait_for 20 test -e "$x/ready"
+	for f in "$HOME/.config/gh/hosts.yml" "$HOME/.config/rclone/rclone.conf"; do
+		plant "$f" "$SECRET $f"
+		# Control: unsandboxed, the user (and so a thief) reads it now.
+		run usr cat "$f"
+		assert_eq "$output" "$SECRET $f"
+	done
+	usr touch "$x/go"
+	wait_for 20 grep -q finished "$x/out"
+	refute_contains "$(cat "$x/out")" "$SECRET"
+	assert_contains "$(cat "$x/out")" "No such file"
+}
+
+@test "a store created in a listed tool directory while the sandbox runs cannot be read" {
+	each_user _created_later
+}
+
+# The user's profiles (man page PROFILES, HOST PROTECTION): a sandbox that
+# can write the home must not leave a profile that a later run trusts.
+_profile_dir_ro() {
+	local d prof before
+	d=$(scratch_dir)
+	plant_home "$d"
+	cd "$HOME" || return 1
+	unset XDG_CONFIG_HOME
+	prof=$HOME/.config/sbox-exec/profiles
+	usr mkdir -p "$prof"
+	echo '--no-net' | usr tee "$prof/mine.policy" >/dev/null
+	# Control: unsandboxed, the user writes there.
+	run usr sh -c 'echo --net >"$1/agent.policy" && echo wrote' sh "$prof"
+	assert_eq "$output" wrote
+	usr rm -f "$prof/agent.policy"
+
+	before=$(tree_state "$HOME/.config/sbox-exec")
+	run sbx --rw "$HOME" -- sh -c '
+		echo started
+		echo "--rw /" >"$1/agent.policy" && echo wrote-profile
+		echo "--rw /" >>"$1/mine.policy" && echo changed-profile
+		echo "# none" >"$1/../credentials" && echo wrote-list
+		mv "$1" "$1.old" && echo renamed' sh "$prof"
+	assert_contains "$output" started
+	refute_contains "$output" wrote-profile
+	refute_contains "$output" changed-profile
+	refute_contains "$output" wrote-list
+	refute_contains "$output" renamed
+	assert_eq "$(tree_state "$HOME/.config/sbox-exec")" "$before"
+	assert_absent "$prof/agent.policy"
+}
+
+@test "with --rw \"\$HOME\" the user's profile directory is read-only: no profile can be planted or changed" {
+	each_user _profile_dir_ro
+}
+
+_profile_shadow() {
+	local d prof
+	d=$(scratch_dir)
+	plant_home "$d"
+	cd "$d" || return 1
+	export XDG_CONFIG_HOME=$d/config
+	prof=$XDG_CONFIG_HOME/sbox-exec/profiles
+	usr mkdir -p "$prof"
+	# A profile of a name that is not shipped: nothing to say.
+	echo '--no-net' | usr tee "$prof/mine.policy" >/dev/null
+	run --separate-stderr sbx -v --profile mine -- true
+	assert_status 0
+	refute_contains "$stderr" replaces
+	# One that shadows the shipped agent profile.
+	echo '--net' | usr tee "$prof/agent.policy" >/dev/null
+	run --separate-stderr sbx -v --profile agent -- true
+	assert_status 0
+	assert_contains "$stderr" "the user's profile $prof/agent.policy replaces the shipped profile 'agent'"
+	run --separate-stderr sbx --check --profile agent
+	assert_status 0
+	assert_contains "$stderr" "$prof/agent.policy replaces the shipped profile 'agent'"
+	# Without -v, a run says nothing of it.
+	run --separate-stderr sbx --profile agent -- true
+	assert_status 0
+	assert_eq "$stderr" ""
+}
+
+@test "a user profile that shadows a shipped one is named on stderr with -v and in --check" {
+	each_user _profile_shadow
+}
+
+# The shipped list is required (man page FILES): without it, or with a
+# line that cannot be read, sbox-exec refuses instead of protecting less.
+@test "the shipped credential list missing or malformed: refused (invalid-policy), the command never runs" {
+	requires jq
+	local d prefix bin
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	prefix=$d/prefix
+	bin=$(install_sbox "$prefix")
+	# Control: installed with its list, it runs.
+	run "$bin" -- echo command-started
+	assert_status 0
+	assert_eq "$output" command-started
+
+	rm "$prefix/share/sbox-exec/credentials"
+	run "$bin" --status-fd=3 -- echo command-started 3>"$d/status"
+	assert_status 125
+	refute_contains "$output" command-started
+	assert_contains "$output" "cannot read the shipped credential list"
+	assert_eq "$(json_get "$(cat "$d/status")" status)" invalid-policy
+
+	# shellcheck disable=SC2088 # a pattern, not a path
+	printf '~/.ssh\n.relative\n' >"$prefix/share/sbox-exec/credentials"
+	run "$bin" --status-fd=3 -- echo command-started 3>"$d/status"
+	assert_status 125
+	refute_contains "$output" command-started
+	assert_contains "$output" "$prefix/share/sbox-exec/credentials:2:"
+	assert_eq "$(json_get "$(cat "$d/status")" status)" invalid-policy
+
+	mkdir "$prefix/share/sbox-exec/credentials.d"
+	rm "$prefix/share/sbox-exec/credentials"
+	ln -s credentials.d "$prefix/share/sbox-exec/credentials"
+	run "$bin" -- echo command-started
+	assert_status 125
+	refute_contains "$output" command-started
+}

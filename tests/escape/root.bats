@@ -156,3 +156,131 @@ SYSFS_CANDIDATES="/sys/kernel/mm/ksm/run
 	assert_eq "$(hostname)" "$cur"
 	assert_eq "$(cat /proc/sys/kernel/hostname)" "$cur"
 }
+
+# What only root can read (man page HOST PROTECTION): as root the
+# password hashes and root's home are masked, in both file system modes.
+@test "as root, /etc/shadow and /etc/gshadow cannot be read, with --fs=host or --fs=minimal" {
+	requires root
+	local d f mode before
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	before=$(sha256sum /etc/shadow /etc/gshadow)
+	for f in /etc/shadow /etc/gshadow; do
+		[ -f "$f" ] || skip_or_fail "$f does not exist here"
+		# Control: unsandboxed, root reads it.
+		run cat "$f"
+		assert_status 0
+		[ -n "$output" ] || { echo "$f is empty on the host" >&2; return 1; }
+	done
+	for mode in host minimal; do
+		run "$SBOX_EXEC" --fs="$mode" --ro "$d" -- sh -c \
+			'echo started; cat /etc/shadow /etc/gshadow; wc -c </etc/shadow'
+		assert_status 0
+		assert_eq "$output" "$(printf 'started\n0')"
+	done
+	assert_eq "$(sha256sum /etc/shadow /etc/gshadow)" "$before"
+}
+
+# root_home: root's home directory from the password file.
+root_home() {
+	getent passwd 0 | cut -d: -f6
+}
+
+@test "as root, root's home cannot be read; a working directory below it stays usable, read-only" {
+	requires root
+	local home proj secret
+	home=$(root_home)
+	[ -d "$home" ] && [ "$home" != / ] || skip_or_fail "root's home $home is not a directory"
+	# Our own, uniquely named, removed in teardown.
+	proj=$(mktemp -d "$home/sbox-test.XXXXXX")
+	on_teardown "rm -rf $(printf %q "$proj")"
+	secret=sbox-test-secret-$RANDOM$RANDOM
+	mkdir "$proj/work"
+	echo "$secret" >"$proj/secret"
+	echo code >"$proj/work/file"
+	cd "$proj/work" || return 1
+	# Control: unsandboxed, root reads its home.
+	run cat "$proj/secret"
+	assert_eq "$output" "$secret"
+
+	run "$SBOX_EXEC" -- sh -c 'echo started; cat file; cat "$1"; ls -A "$2"; echo x >new && echo wrote' \
+		sh "$proj/secret" "$home"
+	assert_contains "$output" started
+	assert_contains "$output" code
+	refute_contains "$output" "$secret"
+	refute_contains "$output" wrote
+	assert_absent "$proj/work/new"
+	# Granted, it is writable as usual, and the rest stays hidden.
+	run "$SBOX_EXEC" --rw . -- sh -c 'echo x >new && echo wrote; cat "$1"' sh "$proj/secret"
+	assert_contains "$output" wrote
+	refute_contains "$output" "$secret"
+	assert_file "$proj/work/new" x
+	assert_file "$proj/secret" "$secret"
+}
+
+# setuid_rw DIR MODE: a copy of id(1) with MODE in DIR, root's.
+setuid_rw() {
+	cp /usr/bin/id "$1/id"
+	chown 0:0 "$1/id"
+	chmod "$2" "$1/id"
+}
+
+@test "as root, a --rw dir holding a setuid or setgid file is refused, naming it, unless --allow-setuid-files" {
+	requires root setpriv jq
+	local rw mode
+	rw=$(scratch_dir)
+	chmod 0755 "$rw"
+	mkdir -p "$rw/deep/er"
+	cd "$rw" || return 1
+	for mode in 4755 2755; do
+		setuid_rw "$rw/deep/er" "$mode"
+		# Control: unsandboxed, nobody runs it with root's id.
+		run as_user "$rw/deep/er/id"
+		assert_status 0
+		assert_contains "$output" "=0(root)"
+
+		run "$SBOX_EXEC" --status-fd=3 --rw "$rw" -- echo command-started 3>"$rw/../status-$mode"
+		assert_status 125
+		refute_contains "$output" command-started
+		assert_contains "$output" "$rw/deep/er/id"
+		assert_contains "$output" --allow-setuid-files
+		assert_eq "$(json_get "$(cat "$rw/../status-$mode")" status)" invalid-policy
+		rm -f "$rw/../status-$mode"
+
+		run "$SBOX_EXEC" --allow-setuid-files --rw "$rw" -- echo command-started
+		assert_status 0
+		assert_eq "$output" command-started
+		# Read-only, it is no danger: accepted.
+		run "$SBOX_EXEC" --ro "$rw" -- echo command-started
+		assert_status 0
+		[ -u "$rw/deep/er/id" ] || [ -g "$rw/deep/er/id" ]
+	done
+	# A policy file cannot give it.
+	echo --allow-setuid-files >"$rw/../p.policy"
+	run "$SBOX_EXEC" --policy "$rw/../p.policy" --rw "$rw" -- echo command-started
+	assert_status 125
+	refute_contains "$output" command-started
+	rm -f "$rw/../p.policy"
+}
+
+# Writes TEXT ($2) at the start of FILE ($1) through a MAP_SHARED mapping.
+MMAP_PY='
+import mmap, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR)
+m = mmap.mmap(fd, 0, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+m[:len(sys.argv[2])] = sys.argv[2].encode()
+m.flush()
+'
+
+@test "as root, a setuid file rewritten through MAP_SHARED keeps its bit (the control for the refusal above)" {
+	requires root python3
+	local ctl
+	ctl=$(scratch_dir)
+	setuid_rw "$ctl" 4755
+	run "$PY" -c "$MMAP_PY" "$ctl/id" '#!/bin/sh'
+	assert_status 0
+	[ -u "$ctl/id" ] || { echo "the bit was cleared: the route is closed by the kernel here" >&2; return 1; }
+	# And sbox-exec does not let it into a writable grant.
+	run "$SBOX_EXEC" --rw "$ctl" -- "$PY" -c "$MMAP_PY" "$ctl/id" '#!/bin/sh'
+	assert_status 125
+}

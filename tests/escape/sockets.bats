@@ -200,3 +200,169 @@ _status_socket_forge() {
 	requires python3 jq
 	each_user _status_socket_forge
 }
+
+# Sockets found at launch (man page HOST PROTECTION, "sockets" entries of
+# the credential list): under /run whatever their name, and in the home
+# directory's tool directories.
+
+_run_unlisted() {
+	local d
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	LISTEN_LOG=$RUN_LOG
+	: >"$LISTEN_LOG"
+	control_reaches path "$RUN_SOCK"
+
+	SBX_OPTS="" assert_unreached path "$RUN_SOCK"
+	SBX_OPTS="--rw $d" assert_unreached path "$RUN_SOCK"
+	[ -S "$RUN_SOCK" ] || { echo "the host socket is gone" >&2; return 1; }
+
+	# Named with --allow-socket, it is reachable again.
+	run sbx --allow-socket "$RUN_SOCK" -- timeout 10 "$PY" -c "$CLIENT_PY" path "$RUN_SOCK"
+	assert_status 0
+	assert_eq "$output" pong
+	assert_eq "$(connections)" 2
+}
+
+@test "a socket under /run whose name is on no list cannot be connected to, unless --allow-socket names it" {
+	requires root python3 timeout
+	local d run
+	d=$(scratch_dir)
+	run=$(mktemp -d /run/sbox-test-XXXXXX)
+	chmod 0755 "$run"
+	on_teardown "rm -rf $(printf %q "$run")"
+	RUN_SOCK=$run/svc.sock
+	AS="" start_listener path "$d" "$RUN_SOCK" public
+	RUN_LOG=$LISTEN_LOG
+	each_user _run_unlisted
+}
+
+# A directory under /run that can be entered but not listed (mode 0711):
+# a socket in it is reachable by name, and cannot be found by a scan.
+_run_unlistable() {
+	local d
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	LISTEN_LOG=$RUN_LOG
+	: >"$LISTEN_LOG"
+	control_reaches path "$RUN_SOCK"
+	SBX_OPTS="" assert_unreached path "$RUN_SOCK"
+}
+
+@test "a socket in an unlistable (0711) directory under /run cannot be connected to by the unprivileged user" {
+	requires root setpriv python3 timeout
+	local d run
+	d=$(scratch_dir)
+	run=$(mktemp -d /run/sbox-test-XXXXXX)
+	mkdir "$run/hidden"
+	chmod 0755 "$run"
+	chmod 0711 "$run/hidden"
+	on_teardown "rm -rf $(printf %q "$run")"
+	RUN_SOCK=$run/hidden/svc.sock
+	AS="" start_listener path "$d" "$RUN_SOCK" public
+	RUN_LOG=$LISTEN_LOG
+	# Control: nobody cannot list it, but connects by name.
+	run as_user ls "$run/hidden"
+	assert_failed "listing a 0711 directory as nobody"
+	SBOX=$(unpriv_sbox) AS=as_user _run_unlistable
+}
+
+# tool_socket DIR REL: a listener on $HOME/REL (the pass's user), the
+# control, then unreachable inside, with --rw "$HOME" too.
+tool_socket() {
+	local d=$1 sock=$HOME/$2
+	usr mkdir -p "$(dirname "$sock")"
+	start_listener path "$d" "$sock"
+	control_reaches path "$sock"
+	SBX_OPTS="" assert_unreached path "$sock"
+	SBX_OPTS="--rw $HOME" assert_unreached path "$sock"
+	[ -S "$sock" ] || { echo "the host socket is gone" >&2; return 1; }
+}
+
+_home_tool_sockets() {
+	local d
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	export HOME=$d/home
+	usr mkdir "$HOME"
+	unset XDG_CONFIG_HOME XDG_DATA_HOME
+	tool_socket "$d" .1password/agent.sock
+	tool_socket "$d" .colima/default/docker.sock
+	tool_socket "$d" .lima/default/sock/ssh.sock
+}
+
+@test "an agent or engine socket under the home directory (~/.1password/agent.sock, ~/.colima/default/docker.sock, ~/.lima) cannot be connected to" {
+	requires python3 timeout
+	each_user _home_tool_sockets
+}
+
+# Binds a unix socket (no listener) at each path given.
+BIND_PY='
+import socket, sys
+for p in sys.argv[1:]:
+    socket.socket(socket.AF_UNIX, socket.SOCK_STREAM).bind(p)
+'
+
+_scan_bounds() {
+	local d socks=() i
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	export HOME=$d/home
+	unset XDG_CONFIG_HOME XDG_DATA_HOME
+	usr mkdir -p "$HOME/.colima" "$HOME/.lima/a/b/c/d/e/f/g/h/i" "$HOME/.rd"
+	for f in .colima .lima .rd; do
+		echo "config of $f" | usr tee "$HOME/$f/config.yaml" >/dev/null
+	done
+	# Control, within the bounds: only the socket is masked.
+	usr "$PY" -c "$BIND_PY" "$HOME/.rd/docker.sock"
+	run sbx -- sh -c 'cat "$1"; [ -S "$2" ] && echo socket' sh "$HOME/.rd/config.yaml" "$HOME/.rd/docker.sock"
+	assert_eq "$output" "config of .rd"
+	# More than 256 sockets, or one more than 8 directories deep: the
+	# whole directory is masked.
+	for i in $(seq 300); do socks+=("$HOME/.colima/s$i.sock"); done
+	usr "$PY" -c "$BIND_PY" "${socks[@]}"
+	usr "$PY" -c "$BIND_PY" "$HOME/.lima/a/b/c/d/e/f/g/h/i/deep.sock"
+	run sbx -- sh -c 'ls -A "$1" "$2"; cat "$3" "$4"' sh "$HOME/.colima" "$HOME/.lima" \
+		"$HOME/.colima/config.yaml" "$HOME/.lima/config.yaml"
+	refute_contains "$output" "config of"
+	refute_contains "$output" s300.sock
+	refute_contains "$output" deep
+	[ -S "$HOME/.colima/s300.sock" ] || { echo "a host socket is gone" >&2; return 1; }
+}
+
+@test "a socket scan that reaches its bounds (256 masks, 8 levels) masks the whole directory" {
+	requires python3
+	each_user _scan_bounds
+}
+
+# A service restarted while the sandbox runs makes its socket again, in
+# the same directory: that directory is masked, not only the old socket.
+_socket_made_later() {
+	local d x sock
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	export HOME=$d/home
+	x=$d/exchange
+	usr mkdir -p "$HOME/.colima/default" "$x"
+	unset XDG_CONFIG_HOME XDG_DATA_HOME
+	usr "$PY" -c "$BIND_PY" "$HOME/.colima/default/docker.sock"
+	sock=$HOME/.colima/default/docker-new.sock
+	bg usr_exec "$SBOX" --rw "$x" -- sh -c '
+		echo >"$1/ready"
+		while [ ! -e "$1/go" ]; do sleep 0.1; done
+		timeout 10 "$2" -c "$3" path "$4" >"$1/out" 2>&1
+		echo "finished $?" >>"$1/out"' sh "$x" "$PY" "$CLIENT_PY" "$sock"
+	wait_for 20 test -e "$x/ready"
+	start_listener path "$d" "$sock"
+	control_reaches path "$sock"
+	usr touch "$x/go"
+	wait_for 20 grep -q finished "$x/out"
+	refute_contains "$(cat "$x/out")" pong
+	refute_contains "$(cat "$x/out")" "finished 0"
+	assert_eq "$(connections)" 1
+}
+
+@test "a socket made while the sandbox runs, in a tool directory that held one at launch, cannot be connected to" {
+	requires python3 timeout
+	each_user _socket_made_later
+}

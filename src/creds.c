@@ -1,0 +1,300 @@
+/*
+ * creds.c - the credential list: a data file of path patterns, one a
+ * line, shipped in $(pkgdatadir) and extended by the user's own file.
+ *
+ * The syntax is in sbox-exec(1), HOST PROTECTION; the line parser is pure
+ * (strings in, strings out) and tested with strings.  MUST: fail closed,
+ * so a shipped list that is missing, unreadable or malformed is a
+ * refusal, never less protection; the user's file may only add entries.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "creds.h"
+
+#ifndef PKGDATADIR
+#define PKGDATADIR "/usr/local/share/sbox-exec"
+#endif
+
+#define CREDS_FILE "credentials"
+#define MAX_CREDS_BYTES (1 << 20)
+
+static bool
+is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static bool
+valid_name(const char *s, size_t n)
+{
+	if (n == 0 || (s[0] >= '0' && s[0] <= '9'))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') ||
+			(s[i] >= 'A' && s[i] <= 'Z') ||
+			(s[i] >= '0' && s[i] <= '9')))
+			return false;
+	return true;
+}
+
+/* PREFIX + REST, normalised, unless it names the root itself. */
+static void
+add_result(struct strv *out, const char *prefix, const char *rest)
+{
+	cleanup_free char *joined = xasprintf("%s%s", prefix, rest);
+	char *norm = util_path_absolute(joined, "/");
+
+	if (strcmp(norm, "/") == 0)
+		free(norm);
+	else
+		strv_take(out, norm);
+}
+
+/* "~" or "~/..." (in BASE, N bytes) for each home; "/..." as it is. */
+static void
+add_base(struct strv *out, const char *base, size_t n, const char *rest,
+    const struct creds_env *env)
+{
+	cleanup_free char *b = xstrndup(base, n);
+
+	if (b[0] == '~') {
+		for (size_t h = 0; h < 2; h++) {
+			cleanup_free char *p = NULL;
+
+			if (env->homes[h] == NULL || env->homes[h][0] != '/')
+				continue;
+			p = xasprintf("%s%s", env->homes[h], b + 1);
+			add_result(out, p, rest);
+		}
+	} else if (b[0] == '/') {
+		add_result(out, b, rest);
+	}
+}
+
+/*
+ * One line of a credential list.  *KIND says what it is; the paths it
+ * stands for are added to OUT (none when a variable is unset or no home
+ * is known).  Returns 0, or -1 with the reason in *WHY.
+ */
+int
+creds_parse_line(const char *line, const struct creds_env *env,
+    enum creds_kind *kind, struct strv *out, const char **why)
+{
+	cleanup_free char *text = NULL;
+	const char *p;
+	char *end;
+
+	*kind = CREDS_NONE;
+	*why = NULL;
+	while (is_blank(*line))
+		line++;
+	if (*line == '\0' || *line == '#')
+		return 0;
+	text = xstrdup(line);
+	end = text + strlen(text);
+	while (end > text && is_blank(end[-1]))
+		*--end = '\0';
+	p = text;
+	*kind = CREDS_MASK;
+	if (strncmp(p, "sockets", 7) == 0 && is_blank(p[7])) {
+		*kind = CREDS_SOCKETS;
+		p += 7;
+		while (is_blank(*p))
+			p++;
+	}
+
+	if (strstr(p + 1, "${") != NULL) {
+		*why = "${...} is allowed only at the start";
+		return -1;
+	}
+	if (p[0] == '/') {
+		add_base(out, p, strlen(p), "", env);
+	} else if (p[0] == '~' && (p[1] == '/' || p[1] == '\0')) {
+		add_base(out, "~", 1, p + 1, env);
+	} else if (p[0] == '$' && p[1] == '{') {
+		const char *name = p + 2, *close = strchr(name, '}');
+		const char *colon = strstr(name, ":-");
+		const char *rest, *value;
+		cleanup_free char *n = NULL;
+
+		if (close == NULL) {
+			*why = "unterminated ${";
+			return -1;
+		}
+		if (colon != NULL && colon > close)
+			colon = NULL;
+		n = xstrndup(name, (size_t)((colon ? colon : close) - name));
+		if (!valid_name(n, strlen(n))) {
+			*why = "not a variable name in ${...}";
+			return -1;
+		}
+		rest = close + 1;
+		if (*rest != '\0' && *rest != '/') {
+			*why = "${...} must be followed by '/' or the end";
+			return -1;
+		}
+		if (colon != NULL) {
+			const char *d = colon + 2;
+			size_t dlen = (size_t)(close - d);
+
+			if (dlen == 0 ||
+			    (d[0] != '/' &&
+				!(d[0] == '~' && (dlen == 1 || d[1] == '/')))) {
+				*why = "a default must start with '/' or '~/'";
+				return -1;
+			}
+			add_base(out, d, dlen, rest, env);
+		}
+		/* A relative value is ignored, as XDG says of XDG_*. */
+		value = env->getenv(n, env->ctx);
+		if (value != NULL && value[0] == '/')
+			add_result(out, value, rest);
+	} else {
+		*why = "a path must start with '/', '~/' or '${'";
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The shipped list: in PKGDATADIR, then, for a relocated install or a
+ * build tree, relative to the executable, as the profiles are found.
+ * The first that exists, or the installed path when none does.
+ */
+char *
+creds_shipped_path(void)
+{
+	cleanup_free char *exe_dir = util_exe_dir();
+	char *cand[3] = { NULL };
+	size_t n = 0;
+	char *found = NULL;
+
+	cand[n++] = xasprintf("%s/%s", PKGDATADIR, CREDS_FILE);
+	if (exe_dir != NULL) {
+		cand[n++] = xasprintf("%s/../share/sbox-exec/%s", exe_dir,
+		    CREDS_FILE);
+		cand[n++] = xasprintf("%s/../data/%s", exe_dir, CREDS_FILE);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct stat st;
+
+		if (found == NULL && lstat(cand[i], &st) == 0)
+			found = util_path_absolute(cand[i], "/");
+		free(cand[i]);
+	}
+	return found ? found : xasprintf("%s/%s", PKGDATADIR, CREDS_FILE);
+}
+
+/* ${XDG_CONFIG_HOME:-~/.config}/sbox-exec/credentials, or NULL. */
+char *
+creds_user_path(const char *xdg_config_home, const char *home)
+{
+	if (xdg_config_home != NULL && xdg_config_home[0] == '/')
+		return xasprintf("%s/sbox-exec/%s", xdg_config_home,
+		    CREDS_FILE);
+	if (home != NULL && home[0] == '/')
+		return xasprintf("%s/.config/sbox-exec/%s", home, CREDS_FILE);
+	return NULL;
+}
+
+/*
+ * Read the list at PATH into OUT.  A missing file is an error when
+ * REQUIRED (the shipped one), nothing otherwise (the user's).
+ */
+int
+creds_load(const char *path, bool required, const struct creds_env *env,
+    struct creds_list *out, struct sbox_error *err)
+{
+	const char *what = required ? "the shipped credential list" :
+				      "the user's credential list";
+	cleanup_fd int fd = -1;
+	cleanup_free char *text = NULL;
+	struct stat st;
+	size_t len = 0, lineno = 0;
+	char *line, *next;
+
+	/* O_NONBLOCK: a FIFO must not hang us before we can look at it. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0 && !required && (errno == ENOENT || errno == ENOTDIR))
+		return 0;
+	/*
+	 * HOME may be another user's (nobody with root's HOME): a file this
+	 * user cannot reach is not this user's.  One of the user's own that
+	 * cannot be read still refuses.
+	 */
+	if (fd < 0 && !required && errno == EACCES &&
+	    (lstat(path, &st) < 0 || st.st_uid != getuid()))
+		return 0;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "cannot read %s %s: %s", what, path, strerror(errno));
+		err->hint = required ? xstrdup("reinstall sbox-exec: without "
+					       "this file it protects less, "
+					       "so it refuses") :
+				       NULL;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > MAX_CREDS_BYTES) {
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "cannot read %s %s: not a regular file of at most %d "
+		    "bytes",
+		    what, path, MAX_CREDS_BYTES);
+		return -1;
+	}
+	text = xmalloc((size_t)st.st_size + 1);
+	while (len < (size_t)st.st_size) {
+		ssize_t r = read(fd, text + len, (size_t)st.st_size - len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			sbox_error_set(err, SBOX_INVALID_POLICY,
+			    "cannot read %s %s: %s", what, path,
+			    strerror(errno));
+			return -1;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	text[len] = '\0';
+	if (memchr(text, '\0', len) != NULL) {
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "%s %s: not a text file", what, path);
+		return -1;
+	}
+	for (line = text; line != NULL && *line != '\0'; line = next) {
+		enum creds_kind kind;
+		const char *why;
+		cleanup_strv struct strv paths = { 0 };
+
+		lineno++;
+		next = strchr(line, '\n');
+		if (next != NULL)
+			*next++ = '\0';
+		if (creds_parse_line(line, env, &kind, &paths, &why) < 0) {
+			sbox_error_set(err, SBOX_INVALID_POLICY, "%s:%zu: %s",
+			    path, lineno, why);
+			return -1;
+		}
+		for (size_t i = 0; i < paths.n; i++)
+			strv_add(kind == CREDS_SOCKETS ? &out->socket_roots :
+							 &out->masks,
+			    paths.v[i]);
+	}
+	return 0;
+}
+
+void
+creds_list_clear(struct creds_list *l)
+{
+	strv_clear(&l->masks);
+	strv_clear(&l->socket_roots);
+}

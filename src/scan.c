@@ -1,0 +1,219 @@
+/*
+ * scan.c - bounded walks of host directories, done at launch.
+ *
+ * MUST: never follow a symlink; stay within the bounds in scan.h and say
+ * so when they were reached, so that the caller can fail closed; change
+ * nothing on the host.  Reports paths only: what to do with them is
+ * protect.c's business.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "scan.h"
+#include "util.h"
+
+struct walk {
+	const struct scan_sockets_cb *cb;
+	size_t entries;
+	size_t found;
+};
+
+/* One more to mask, or a bound reached. */
+static enum scan_result
+report(struct walk *w, const char *path)
+{
+	if (++w->found > SCAN_SOCKET_FOUND)
+		return SCAN_BOUND;
+	w->cb->found(w->cb->ctx, path);
+	return SCAN_DONE;
+}
+
+/*
+ * DIR, DEPTH levels below the root.  A directory below the root that
+ * holds a socket is reported whole: a service makes its sockets in its
+ * own directory, often again after a restart, and a mask on the
+ * directory covers those too and cannot vanish under bwrap as a socket
+ * can.  In the root itself each socket is reported.
+ */
+static enum scan_result
+walk_dir(struct walk *w, const char *dir, int depth)
+{
+	cleanup_strv struct strv subdirs = { 0 };
+	struct strv sockets = { 0 };
+	enum scan_result r = SCAN_DONE;
+	struct dirent *e;
+	DIR *d;
+
+	if (w->cb->skip(w->cb->ctx, dir))
+		return SCAN_DONE;
+	d = opendir(dir);
+	if (d == NULL) {
+		/*
+		 * Enterable but not listable (mode 0711, say): a socket in it
+		 * can be connected to by whoever knows its name, so the whole
+		 * directory goes.
+		 */
+		if (errno == EACCES && access(dir, X_OK) == 0)
+			return report(w, dir);
+		return SCAN_DONE;
+	}
+	while (r == SCAN_DONE && (e = readdir(d)) != NULL) {
+		unsigned char type = e->d_type;
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (++w->entries > SCAN_SOCKET_ENTRIES) {
+			r = SCAN_BOUND;
+			break;
+		}
+		if (type == DT_UNKNOWN) {
+			cleanup_free char *path = util_path_join(dir,
+			    e->d_name);
+			struct stat st;
+
+			if (lstat(path, &st) < 0)
+				continue;
+			type = S_ISSOCK(st.st_mode) ? DT_SOCK :
+			    S_ISDIR(st.st_mode)	    ? DT_DIR :
+						      DT_REG;
+		}
+		if (type == DT_SOCK)
+			strv_take(&sockets, util_path_join(dir, e->d_name));
+		else if (type == DT_DIR)
+			strv_take(&subdirs, util_path_join(dir, e->d_name));
+	}
+	closedir(d);
+	if (r == SCAN_DONE && sockets.n > 0 && depth > 0) {
+		strv_clear(&sockets);
+		return report(w, dir);
+	}
+	for (size_t i = 0; r == SCAN_DONE && i < sockets.n; i++)
+		r = report(w, sockets.v[i]);
+	strv_clear(&sockets);
+	for (size_t i = 0; r == SCAN_DONE && i < subdirs.n; i++)
+		r = depth + 1 >= SCAN_SOCKET_DEPTH ?
+		    SCAN_BOUND :
+		    walk_dir(w, subdirs.v[i], depth + 1);
+	return r;
+}
+
+/*
+ * The unix sockets below ROOT, at most SCAN_SOCKET_DEPTH directories
+ * down, SCAN_SOCKET_ENTRIES entries and SCAN_SOCKET_FOUND reports in all.
+ * Mount points are crossed: a socket on a file system mounted below ROOT
+ * is as reachable.
+ */
+enum scan_result
+scan_sockets(const char *root, const struct scan_sockets_cb *cb)
+{
+	struct walk w = { .cb = cb };
+
+	return walk_dir(&w, root, 0);
+}
+
+/* A setuid walk in progress. */
+struct suid_walk {
+	size_t entries;
+	char *found;
+};
+
+static bool
+is_setid(mode_t mode)
+{
+	return S_ISREG(mode) &&
+	    ((mode & S_ISUID) || ((mode & S_ISGID) && (mode & S_IXGRP)));
+}
+
+/*
+ * Below the directory open at DIRFD (named PATH, for the report); takes
+ * DIRFD.  Returns 0 (nothing), 1 (found), -1 (a bound reached).  Entries
+ * are looked at relative to their directory, which saves the kernel
+ * walking each full path again.
+ */
+static int
+suid_dir(struct suid_walk *w, int dirfd, const char *path, int depth)
+{
+	DIR *d = fdopendir(dirfd);
+	struct dirent *e;
+	int r = 0;
+
+	if (d == NULL) {
+		close(dirfd);
+		return 0;
+	}
+	while (r == 0 && (e = readdir(d)) != NULL) {
+		struct stat st;
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (++w->entries > SCAN_SETUID_ENTRIES) {
+			r = -1;
+			break;
+		}
+		/* Only files and directories matter; d_type saves a stat. */
+		if (e->d_type != DT_UNKNOWN && e->d_type != DT_REG &&
+		    e->d_type != DT_DIR)
+			continue;
+		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (is_setid(st.st_mode)) {
+			w->found = util_path_join(path, e->d_name);
+			r = 1;
+		} else if (S_ISDIR(st.st_mode)) {
+			cleanup_free char *sub = NULL;
+			int fd;
+
+			if (depth + 1 >= SCAN_SETUID_DEPTH) {
+				r = -1;
+				break;
+			}
+			fd = openat(dirfd, e->d_name,
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			sub = util_path_join(path, e->d_name);
+			r = suid_dir(w, fd, sub, depth + 1);
+		}
+	}
+	closedir(d);
+	return r;
+}
+
+/*
+ * The first setuid or setgid (and group-executable) regular file below
+ * ROOT, in *FOUND.  Returns 0 when there is none, 1 when there is, -1
+ * when the walk gave up (SCAN_SETUID_ENTRIES entries, SCAN_SETUID_DEPTH
+ * directories deep).  Symlinks are not followed; mount points below ROOT
+ * are crossed, since a grant binds them too.  A directory that cannot be
+ * read holds nothing the command could open either.
+ */
+int
+scan_setuid(const char *root, char **found)
+{
+	struct suid_walk w = { 0 };
+	struct stat st;
+	int fd, r;
+
+	*found = NULL;
+	fd = open(root, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		bool bad = fstat(fd, &st) == 0 && is_setid(st.st_mode);
+
+		close(fd);
+		if (bad)
+			*found = xstrdup(root);
+		return bad ? 1 : 0;
+	}
+	r = suid_dir(&w, fd, root, 0);
+	*found = w.found;
+	return r;
+}

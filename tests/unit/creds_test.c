@@ -1,0 +1,124 @@
+/* Unit tests of the credential list's line parser (creds.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "creds.h"
+#include "tap.h"
+
+static const char *
+fake_env(const char *name, void *ctx)
+{
+	const char *const *vars = ctx;
+
+	for (size_t i = 0; vars[i] != NULL; i += 2)
+		if (strcmp(vars[i], name) == 0)
+			return vars[i + 1];
+	return NULL;
+}
+
+/* LINE gives KIND and exactly the paths in WANT, joined by spaces. */
+static void
+expands(const struct creds_env *env, const char *line, enum creds_kind kind,
+    const char *want)
+{
+	struct strv out = { 0 };
+	struct buf got = { 0 };
+	enum creds_kind k;
+	const char *why = NULL;
+	int r = creds_parse_line(line, env, &k, &out, &why);
+
+	buf_adds(&got, "");
+	for (size_t i = 0; i < out.n; i++) {
+		if (i > 0)
+			buf_addc(&got, ' ');
+		buf_adds(&got, out.v[i]);
+	}
+	ok(r == 0 && k == kind, "'%s' parses (%s)", line, why ? why : "");
+	is_str(got.s, want, line);
+	buf_clear(&got);
+	strv_clear(&out);
+}
+
+static void
+refused(const struct creds_env *env, const char *line)
+{
+	struct strv out = { 0 };
+	enum creds_kind k;
+	const char *why = NULL;
+
+	ok(creds_parse_line(line, env, &k, &out, &why) == -1 && why != NULL,
+	    "'%s' is refused (%s)", line, why ? why : "accepted");
+	strv_clear(&out);
+}
+
+int
+main(void)
+{
+	const char *vars[] = {
+		"XDG_CONFIG_HOME",
+		"/x/conf", //
+		"GNUPGHOME",
+		"/keys/gpg/", //
+		"RELATIVE",
+		"not/absolute", //
+		"ROOT",
+		"/", //
+		NULL,
+		NULL,
+	};
+	const char *none[] = { NULL, NULL };
+	struct creds_env env = {
+		.homes = { "/home/u", "/var/lib/u" },
+		.getenv = fake_env,
+		.ctx = vars,
+	};
+	struct creds_env one = env;
+
+	one.homes[1] = NULL;
+	expands(&env, "", CREDS_NONE, "");
+	expands(&env, "   ", CREDS_NONE, "");
+	expands(&env, "# ~/.ssh", CREDS_NONE, "");
+	expands(&env, "  # comment", CREDS_NONE, "");
+	expands(&env, "~/.ssh", CREDS_MASK, "/home/u/.ssh /var/lib/u/.ssh");
+	expands(&one, "~/.ssh\t \r", CREDS_MASK, "/home/u/.ssh");
+	expands(&env, "/etc/secret", CREDS_MASK, "/etc/secret");
+	expands(&env, "/a//b/./c/", CREDS_MASK, "/a/b/c");
+	expands(&one, "~/.config/Bitwarden CLI", CREDS_MASK,
+	    "/home/u/.config/Bitwarden CLI");
+	expands(&one, "${XDG_CONFIG_HOME:-~/.config}/gh", CREDS_MASK,
+	    "/home/u/.config/gh /x/conf/gh");
+	expands(&one, "${GNUPGHOME:-~/.gnupg}", CREDS_MASK,
+	    "/home/u/.gnupg /keys/gpg");
+	expands(&one, "${PASSWORD_STORE_DIR:-~/.password-store}", CREDS_MASK,
+	    "/home/u/.password-store");
+	expands(&one, "${UNSET}/credentials", CREDS_MASK, "");
+	expands(&one, "${RELATIVE}/x", CREDS_MASK, "");
+	expands(&one, "${RELATIVE:-/abs}/x", CREDS_MASK, "/abs/x");
+	expands(&one, "${ROOT}", CREDS_MASK, "");
+	expands(&one, "sockets ~/.colima", CREDS_SOCKETS, "/home/u/.colima");
+	expands(&one, "sockets\t/run", CREDS_SOCKETS, "/run");
+	expands(&one, "~", CREDS_MASK, "/home/u");
+	one.ctx = none;
+	expands(&one, "${XDG_CONFIG_HOME:-~/.config}/gh", CREDS_MASK,
+	    "/home/u/.config/gh");
+	one.homes[0] = "relative";
+	expands(&one, "~/.ssh", CREDS_MASK, "");
+	expands(&one, "/abs", CREDS_MASK, "/abs");
+
+	refused(&env, ".ssh");
+	refused(&env, "~user/.ssh");
+	refused(&env, "$HOME/.ssh");
+	refused(&env, "${HOME");
+	refused(&env, "${}/x");
+	refused(&env, "${1X}/x");
+	refused(&env, "${A-B}/x");
+	refused(&env, "${XDG_CONFIG_HOME}gh");
+	refused(&env, "${XDG_CONFIG_HOME:-.config}/gh");
+	refused(&env, "${XDG_CONFIG_HOME:-}/gh");
+	refused(&env, "${A:-${B}}/x");
+	refused(&env, "~/a/${B}");
+	refused(&env, "sockets");
+	refused(&env, "sockets relative");
+	refused(&env, "socketsx /run");
+	return tap_done();
+}
