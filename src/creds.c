@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "creds.h"
+#include "probe.h"
 
 #ifndef PKGDATADIR
 #define PKGDATADIR "/usr/local/share/sbox-exec"
@@ -233,12 +234,18 @@ creds_load(const char *path, bool required, const struct creds_env *env,
 	    (lstat(path, &st) < 0 || st.st_uid != getuid()))
 		return 0;
 	if (fd < 0 || fstat(fd, &st) < 0) {
-		sbox_error_set(err, SBOX_INVALID_POLICY,
-		    "cannot read %s %s: %s", what, path, strerror(errno));
-		err->hint = required ? xstrdup("reinstall sbox-exec: without "
-					       "this file it protects less, "
-					       "so it refuses") :
-				       NULL;
+		int e = errno;
+		const char *limit = probe_errno_hint(e);
+
+		/* A limit reached is the machine's state, not the install's. */
+		sbox_error_set(err,
+		    limit ? SBOX_PROBE_FAILED : SBOX_INVALID_POLICY,
+		    "cannot read %s %s: %s", what, path, strerror(e));
+		err->hint = limit ? xstrdup(limit) :
+		    required	  ? xstrdup("reinstall sbox-exec: without "
+						 "this file it protects less, "
+						 "so it refuses") :
+				    NULL;
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode) || st.st_size > MAX_CREDS_BYTES) {

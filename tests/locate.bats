@@ -214,8 +214,8 @@ bundled_present() {
 	bundled_present && skip "a bundled bwrap is installed for this build"
 	trusted_dir
 	prefix=$T/prefix
-	mkdir -p "$prefix/bin" "$D/empty"
-	cp "$SBOX_EXEC" "$prefix/bin/sbox-exec"
+	mkdir -p "$D/empty"
+	install_sbox "$prefix" >/dev/null
 	bwrap_copy "$prefix/libexec/sbox-exec" 0755
 	chmod 0777 "$prefix/libexec"
 	run --separate-stderr env PATH="$D/empty" "$prefix/bin/sbox-exec" \
@@ -231,9 +231,9 @@ bundled_present() {
 	trusted_dir
 	prefix=$T/own/prefix
 	mkdir -m 0755 "$T/own" "$D/empty"
-	chown 65534:65534 "$T/own"
-	as_user mkdir -p "$prefix/bin" "$prefix/libexec/sbox-exec"
-	as_user cp "$SBOX_EXEC" "$prefix/bin/sbox-exec"
+	install_sbox "$prefix" >/dev/null
+	chown -R 65534:65534 "$T/own"
+	as_user mkdir -p "$prefix/libexec/sbox-exec"
 	as_user cp "$REAL_BWRAP" "$prefix/libexec/sbox-exec/bwrap"
 	run --separate-stderr as_user env PATH="$D/empty" "$prefix/bin/sbox-exec" \
 		--status-fd=3 --rw "$D" -- "${MARK[@]}" 3>"$D/status"
