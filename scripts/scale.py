@@ -42,6 +42,14 @@ def main():
             if "--seccomp" in argv:
                 at = argv.index("--seccomp")
                 del argv[at:at + 2]
+            # Hidden files are read from descriptors the printed line
+            # expects open on /dev/null (sbox-exec(1), --print).
+            fds = [argv[i + 1] for i, a in enumerate(argv)
+                   if a == "--ro-bind-data"]
+            if fds:
+                argv = ["sh", "-c", "exec %s; exec \"$@\"" %
+                        " ".join("%s</dev/null" % fd for fd in fds),
+                        "sh"] + argv
             procs.append((subprocess.Popen(argv), None))
         else:
             r, w = os.pipe()
