@@ -82,6 +82,23 @@ datagram_to() {
 	each_user body
 }
 
+@test "a command's own exit 125 is told from a refusal only by the status line" {
+	body() {
+		local rc=0
+		rm -f "$D/status"
+		( spawn --status-fd=3 -- sh -c 'exit 125' ) 3>"$D/status" || rc=$?
+		assert_eq "$rc" 125
+		assert_eq "$(jq -r .status "$D/status")" success
+		rm -f "$D/status"
+		rc=0
+		( spawn --status-fd=3 --rw /nonexistent/sbox-test -- true ) \
+		    3>"$D/status" 2>/dev/null || rc=$?
+		assert_eq "$rc" 125
+		assert_eq "$(jq -r .status "$D/status")" invalid-policy
+	}
+	each_user body
+}
+
 @test "--status-fd on a pipe: the line, then EOF while the command still runs" {
 	body() {
 		local pid line
