@@ -26,15 +26,6 @@
 /* bwrap's messages are short; more than this is kept only in part. */
 #define STDERR_KEEP 8192
 
-static long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
 /* Read what is there on FD into B; returns 0 at EOF, 1 otherwise. */
 static int
 drain_some(int fd, struct buf *b)
@@ -149,7 +140,7 @@ probe_wait_ready(int ctrl, int err, pid_t child, long timeout_ms,
     struct probe_outcome *out)
 {
 	struct buf b = { 0 };
-	long deadline = now_ms() + timeout_ms;
+	long deadline = util_now_ms() + timeout_ms;
 	int pidfd = (int)syscall(SYS_pidfd_open, child, 0);
 	struct pollfd pfd[3] = {
 		{ .fd = ctrl, .events = POLLIN },
@@ -159,7 +150,7 @@ probe_wait_ready(int ctrl, int err, pid_t child, long timeout_ms,
 
 	memset(out, 0, sizeof(*out));
 	for (;;) {
-		long left = deadline - now_ms();
+		long left = deadline - util_now_ms();
 		int r;
 
 		if (left <= 0) {
@@ -208,8 +199,8 @@ probe_collect_failure(int err, pid_t child, struct probe_outcome *out)
 			break;
 	}
 	/* Whatever still holds the pipe dies with bwrap; do not hang on it. */
-	deadline = now_ms() + 1000;
-	while (now_ms() < deadline) {
+	deadline = util_now_ms() + 1000;
+	while (util_now_ms() < deadline) {
 		int r = poll(&pfd, 1, 100);
 
 		if (r < 0 && errno == EINTR)

@@ -298,15 +298,6 @@ status_send_socket(int fd, const char *line)
 	return 0;
 }
 
-static long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
 /*
  * Whether the stream socket FD can take LEN bytes now in one go.  The
  * kernel cuts a send into pieces of about half the send buffer and takes
@@ -334,7 +325,7 @@ wait_room(int fd, bool stream, size_t len, long deadline)
 {
 	for (;;) {
 		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
-		long left = deadline - now_ms();
+		long left = deadline - util_now_ms();
 		int r;
 
 		if (left <= 0) {
@@ -404,7 +395,7 @@ int
 status_write_fd(int fd, const char *line)
 {
 	size_t len = strlen(line), off = 0;
-	long deadline = now_ms() + STATUS_WAIT_MS;
+	long deadline = util_now_ms() + STATUS_WAIT_MS;
 	struct stat st;
 	int type = 0;
 	socklen_t tl = sizeof(type);

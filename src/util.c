@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -458,6 +459,16 @@ util_say(const char *fmt, ...)
 	util_terminal_safe(&b, text, strlen(text));
 	buf_addc(&b, '\n');
 	fputs(b.s, stderr);
+}
+
+/* Milliseconds on the monotonic clock, for deadlines. */
+long
+util_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
 /* The directory of the running executable, or NULL. */

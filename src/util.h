@@ -75,5 +75,6 @@ void util_utf8_sanitize(struct buf *, const char *, size_t);
 void util_terminal_safe(struct buf *, const char *, size_t);
 void util_say(const char *, ...) SBOX_PRINTF(1, 2);
 char *util_exe_dir(void);
+long util_now_ms(void);
 
 #endif

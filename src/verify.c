@@ -77,15 +77,6 @@ read_status(pid_t pid, struct proc_status *ps)
 	return ps->ppid < 0 || ps->seccomp < 0 ? -1 : 0;
 }
 
-static long
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
 /* Whether PS shows the filter asked for (FILTERS in all; 0: none asked
  * for, which anything passes). */
 static bool
@@ -148,8 +139,8 @@ check_sandbox(pid_t child, pid_t pid, bool net, int filters,
 		}
 		/* bwrap's init installs the filter just after it forks the
 		 * process that reports in: give it a moment. */
-		for (long deadline = now_ms() + INIT_WAIT_MS; at != pid &&
-		     !filtered(&ps, filters) && now_ms() < deadline;) {
+		for (long deadline = util_now_ms() + INIT_WAIT_MS; at != pid &&
+		     !filtered(&ps, filters) && util_now_ms() < deadline;) {
 			struct timespec pause = { 0, 100000 };
 
 			nanosleep(&pause, NULL);

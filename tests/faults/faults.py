@@ -328,6 +328,21 @@ def scenario_closed_stdio():
 
 # --- signals, concurrency, bwrap dying -----------------------------------
 
+def launch_marked(marker, token, seconds):
+    """sbox-exec started on a command that records its user namespace in
+    MARKER and then sleeps SECONDS with TOKEN in its command line; returns
+    the process and the read end of its status pipe."""
+    r, w = os.pipe()
+    cmd = ["/bin/sh", "-c", 'readlink /proc/self/ns/user >"$0"; '
+           'sleep %d; :' % seconds, marker, token]
+    p = subprocess.Popen([SBOX, "--status-fd", str(w), "--rw", SCRATCH,
+                          "--"] + cmd, pass_fds=[w],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
+    os.close(w)
+    return p, r
+
+
 def scenario_signal_storm():
     """A signal at a random moment of each launch."""
     n = int(ARGS.get("--n", 200))
@@ -340,15 +355,7 @@ def scenario_signal_storm():
         # 0-80 ms: from before the launcher has parsed its options to
         # after the command has started.
         delay = rng.uniform(0, 0.08)
-        r, w = os.pipe()
-        cmd = ["/bin/sh", "-c", 'readlink /proc/self/ns/user >"$0"; '
-               'sleep 2; :', marker, token]
-        p = subprocess.Popen([SBOX, "--status-fd", str(w), "--rw", SCRATCH,
-                              "--"] + cmd, pass_fds=[w],
-                             stdin=subprocess.DEVNULL,
-                             stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE)
-        os.close(w)
+        p, r = launch_marked(marker, token, 2)
         time.sleep(delay)
         p.send_signal(sig)
         err = p.communicate(timeout=30)[1]
@@ -409,15 +416,7 @@ def scenario_kill_bwrap():
     marker = os.path.join(SCRATCH, "m-kill")
     worst = 0.0
     for i in range(n):
-        r, w = os.pipe()
-        cmd = ["/bin/sh", "-c", 'readlink /proc/self/ns/user >"$0"; '
-               'sleep 1; :', marker, token]
-        p = subprocess.Popen([SBOX, "--status-fd", str(w), "--rw", SCRATCH,
-                              "--"] + cmd, pass_fds=[w],
-                             stdin=subprocess.DEVNULL,
-                             stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE)
-        os.close(w)
+        p, r = launch_marked(marker, token, 1)
         t = time.time()
         time.sleep(rng.uniform(0, 0.02))
         try:
