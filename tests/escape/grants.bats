@@ -166,3 +166,34 @@ _ancestor_of_mask() {
 	assert_status 0
 	assert_contains "$output" "--ro-bind $lib $lib"
 }
+
+_without_openat2() {
+	local before
+	grant_env "$(scratch_dir)"
+	usr ln -s "$HOME" "$PROJ/.cache"
+	usr mkdir "$D/elsewhere"
+	usr ln -s "$D/elsewhere" "$PROJ/build"
+	printf '%s\n' '--rw ${CWD}/build/out' >"$D/mid.policy"
+	before=$(cat "$HOME/.bashrc")
+
+	# Control: unsandboxed, the link rewrites ~/.bashrc.
+	run usr sh -c "$APPEND" sh .bashrc
+	assert_contains "$output" appended
+	printf '%s\n' "$before" >"$HOME/.bashrc"
+
+	# The launcher resolves one component at a time when the kernel has
+	# no openat2() (hidden here): the same links are not followed.
+	run usr "$HIDE" --openat2 "$SBOX" --policy "$POLICY" -- sh -c "$APPEND" sh .bashrc
+	assert_failed "appending to ~/.bashrc through the granted link"
+	refute_contains "$output" appended
+	assert_file "$HOME/.bashrc" "$before"
+	run usr "$HIDE" --openat2 "$SBOX" --policy "$D/mid.policy" -- sh -c 'echo CMD-RAN'
+	assert_status 125
+	refute_contains "$output" CMD-RAN
+	assert_contains "$output" "passes through a symlink"
+}
+
+@test "grants: without openat2 in the kernel, the component walk refuses the same links" {
+	HIDE=$(payload hide-landlock)
+	each_user _without_openat2
+}
