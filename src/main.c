@@ -128,16 +128,19 @@ warn_git_change(void *ctx, const char *path)
 static void
 audit_git(const struct invocation *inv, const struct timespec *start)
 {
+	static const int ending[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
 	struct protect_env env = { .homes = { getenv("HOME"), NULL } };
 
+	/* The command is gone: nothing to forward to, a signal ends us. */
+	for (size_t i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
+		(void)signal(ending[i], SIG_DFL);
 	if (inv->verbosity < 0)
 		return;
 	if (!protect_audit_git(&inv->policy, &env, start, warn_git_change,
-		NULL) &&
-	    inv->verbosity > 0)
-		fprintf(stderr,
-		    "sbox-exec: the writable directories are too large "
-		    "to look through for changed git metadata\n");
+		NULL))
+		util_say("warning: the writable directories hold too much to "
+			 "look through for git metadata the command changed "
+			 "(see HOST PROTECTION in sbox-exec(1))");
 }
 
 static void

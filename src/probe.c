@@ -161,13 +161,17 @@ probe_wait_ready(int ctrl, int err, pid_t child, long timeout_ms,
 		r = poll(pfd, 3, (int)(left > 60000 ? 60000 : left));
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r < 0)
+		if (r < 0) {
+			kill_sandbox(child);
 			break;
+		}
 		if (pfd[1].revents != 0 && !drain_some(err, &b))
 			pfd[1].fd = -1;
 		if (pfd[0].revents != 0) {
 			if (read_ready(ctrl, &out->cmd_pid) == 0)
 				out->ready = true;
+			else /* a broken report: nothing of it may go on */
+				kill_sandbox(child);
 			break;
 		}
 		if (pfd[2].revents != 0) {

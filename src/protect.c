@@ -12,12 +12,14 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "creds.h"
 #include "protect.h"
@@ -72,7 +74,55 @@ struct candidate {
 struct plan {
 	struct candidate *v;
 	size_t n, cap;
+	unsigned git_files; /* git files and directories read so far */
+	bool git_overflow;  /* more than GIT_FILES_MAX: refuse */
 };
+
+/*
+ * Git metadata read for one launch (or one audit), at the most: files
+ * opened and directories listed.  A repository may be hostile: includes
+ * that fan out, modules/ entries that link back.  Past this, the launch
+ * is refused rather than protected in part.
+ */
+#define GIT_FILES_MAX 512
+/* A git file larger than this is not read (git's own are small). */
+#define GIT_FILE_BYTES (1 << 20)
+
+/* Count one more git file or directory read; false once over budget. */
+static bool
+git_budget(struct plan *pl)
+{
+	if (++pl->git_files > GIT_FILES_MAX)
+		pl->git_overflow = true;
+	return !pl->git_overflow;
+}
+
+/*
+ * Open FILE of a repository for reading, only when it is a regular file
+ * of a sane size reached without a final symlink: a FIFO would block,
+ * /dev/zero would never end, and /proc/self/fd/0 would read the caller's
+ * terminal.  NULL otherwise.
+ */
+static FILE *
+git_fopen(struct plan *pl, const char *file)
+{
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	if (!git_budget(pl))
+		return NULL;
+	fd = open(file,
+	    O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size > GIT_FILE_BYTES || (f = fdopen(fd, "re")) == NULL) {
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
 
 static void
 plan_add(struct plan *pl, enum want want, char *path)
@@ -108,10 +158,10 @@ plan_run_dir(struct plan *pl, const char *run)
  * absolute path; a relative one is taken from BASE.  NULL if unreadable.
  */
 static char *
-git_pointer(const char *file, const char *base)
+git_pointer(struct plan *pl, const char *file, const char *base)
 {
 	char line[PATH_MAX + 16], *p;
-	FILE *f = fopen(file, "re");
+	FILE *f = git_fopen(pl, file);
 	bool ok;
 
 	if (f == NULL)
@@ -145,7 +195,7 @@ plan_git_dir(struct plan *pl, const char *dir, int depth)
 	};
 	static const char *const nested[] = { "modules", "worktrees" };
 	cleanup_free char *common_file = util_path_join(dir, "commondir");
-	cleanup_free char *common = git_pointer(common_file, dir);
+	cleanup_free char *common = git_pointer(pl, common_file, dir);
 
 	for (size_t i = 0; i < sizeof(entries) / sizeof(*entries); i++) {
 		plan_add(pl, WANT_READONLY, util_path_join(dir, entries[i]));
@@ -157,18 +207,22 @@ plan_git_dir(struct plan *pl, const char *dir, int depth)
 		return;
 	for (size_t i = 0; i < sizeof(nested) / sizeof(*nested); i++) {
 		cleanup_free char *sub = util_path_join(dir, nested[i]);
-		DIR *d = opendir(sub);
+		struct stat st;
 		struct dirent *e;
+		DIR *d;
 
-		if (d == NULL)
+		/* Real directories only: an entry may link anywhere. */
+		if (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode) ||
+		    !git_budget(pl) || (d = opendir(sub)) == NULL)
 			continue;
-		while ((e = readdir(d)) != NULL) {
+		while ((e = readdir(d)) != NULL && !pl->git_overflow) {
 			cleanup_free char *child = NULL;
 
 			if (e->d_name[0] == '.')
 				continue;
 			child = util_path_join(sub, e->d_name);
-			plan_git_dir(pl, child, depth - 1);
+			if (lstat(child, &st) == 0 && S_ISDIR(st.st_mode))
+				plan_git_dir(pl, child, depth - 1);
 		}
 		closedir(d);
 	}
@@ -176,8 +230,6 @@ plan_git_dir(struct plan *pl, const char *dir, int depth)
 
 /* Include files followed from one configuration file, at the most. */
 #define GIT_INCLUDE_DEPTH 4
-/* Subdirectories of a writable grant looked into for a repository. */
-#define GIT_SUBDIRS_MAX 256
 
 /* VALUE of a git configuration line, unquoted, comment cut: in place. */
 static char *
@@ -235,7 +287,7 @@ plan_git_config(struct plan *pl, const char *file, const char *top,
 	char line[PATH_MAX + 64], section[32] = "";
 	FILE *f;
 
-	if (depth < 0 || (f = fopen(file, "re")) == NULL)
+	if (depth < 0 || (f = git_fopen(pl, file)) == NULL)
 		return;
 	dir = util_path_absolute("..", file);
 	while (fgets(line, sizeof(line), f) != NULL) {
@@ -317,7 +369,7 @@ plan_repo_configs(struct plan *pl, const char *dir, const char *top,
 	static const char *const files[] = { "config", "config.worktree" };
 	const char *xdg = getenv("XDG_CONFIG_HOME");
 	cleanup_free char *common_file = util_path_join(dir, "commondir");
-	cleanup_free char *common = git_pointer(common_file, dir);
+	cleanup_free char *common = git_pointer(pl, common_file, dir);
 	const char *home = env->homes[0] ? env->homes[0] : env->homes[1];
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++) {
@@ -374,12 +426,12 @@ plan_repo(struct plan *pl, const struct policy *p,
 		dir = xstrdup(git);
 	} else if (S_ISREG(st.st_mode)) {
 		/* A worktree or submodule: "gitdir: PATH". */
-		dir = git_pointer(git, top);
+		dir = git_pointer(pl, git, top);
 		plan_add(pl, WANT_READONLY, xstrdup(git));
 		if (dir != NULL && !policy_user_named(p, dir)) {
 			cleanup_free char *cf = util_path_join(dir,
 			    "commondir");
-			cleanup_free char *common = git_pointer(cf, dir);
+			cleanup_free char *common = git_pointer(pl, cf, dir);
 
 			plan_add(pl, WANT_READONLY, xstrdup(dir));
 			if (common != NULL && !policy_user_named(p, common))
@@ -393,28 +445,31 @@ plan_repo(struct plan *pl, const struct policy *p,
 		plan_repo_configs(pl, dir, top, env);
 }
 
-/* A writable grant TOP: a repository at its top, and in the directories
- * right below it (a tree of projects), up to GIT_SUBDIRS_MAX of them. */
+/* A writable grant TOP: a repository at its top, and in every directory
+ * right below it (a tree of projects). */
 static void
 plan_repos_in(struct plan *pl, const struct policy *p,
     const struct protect_env *env, const char *top)
 {
 	DIR *d;
 	struct dirent *e;
-	size_t seen = 0;
 
 	plan_repo(pl, p, env, top);
 	d = opendir(top);
 	if (d == NULL)
 		return;
-	while ((e = readdir(d)) != NULL && seen < GIT_SUBDIRS_MAX) {
-		cleanup_free char *sub = NULL;
+	while ((e = readdir(d)) != NULL) {
+		cleanup_free char *sub = NULL, *git = NULL;
+		struct stat st;
 
-		if (e->d_type != DT_DIR || e->d_name[0] == '.')
+		if ((e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) ||
+		    strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
-		seen++;
+		/* One lstat an entry, however many: no entry goes unlooked. */
 		sub = util_path_join(top, e->d_name);
-		plan_repo(pl, p, env, sub);
+		git = util_path_join(sub, ".git");
+		if (lstat(git, &st) == 0)
+			plan_repo(pl, p, env, sub);
 	}
 	closedir(d);
 }
@@ -719,7 +774,14 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 	enum mount_kind *kind;
 
 	plan_defaults(&pl, p, env);
-	(void)check_wide_grants(p, &pl, env, err);
+	if (pl.git_overflow)
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "a writable grant holds more git metadata than sbox-exec "
+		    "reads to protect it (%d files and directories, includes "
+		    "and submodules counted)",
+		    GIT_FILES_MAX);
+	else
+		(void)check_wide_grants(p, &pl, env, err);
 	kind = xcalloc(pl.n, sizeof(*kind));
 	for (size_t i = 0; i < pl.n; i++) {
 		const struct candidate *c = &pl.v[i];
@@ -795,7 +857,19 @@ struct audit {
 	const struct protect_env *env;
 	protect_report_fn report;
 	void *ctx;
+	struct strv told; /* reported already: each path once */
 };
+
+/* Report PATH, once. */
+static void
+audit_tell(struct audit *a, const char *path)
+{
+	for (size_t i = 0; i < a->told.n; i++)
+		if (strcmp(a->told.v[i], path) == 0)
+			return;
+	strv_add(&a->told, path);
+	a->report(a->ctx, path);
+}
 
 /*
  * How far the audit looks for repositories below a writable grant: this
@@ -826,7 +900,7 @@ audit_path(struct audit *a, const char *path)
 	if (lstat(path, &st) < 0)
 		return;
 	if (changed_since(a, &st)) {
-		a->report(a->ctx, path);
+		audit_tell(a, path);
 		return;
 	}
 	if (!S_ISDIR(st.st_mode) || (d = opendir(path)) == NULL)
@@ -838,7 +912,7 @@ audit_path(struct audit *a, const char *path)
 			continue;
 		child = util_path_join(path, e->d_name);
 		if (lstat(child, &st) == 0 && changed_since(a, &st)) {
-			a->report(a->ctx, child);
+			audit_tell(a, child);
 			break;
 		}
 	}
@@ -857,7 +931,7 @@ audit_repo(struct audit *a, const char *git, const char *top)
 		return;
 	if (S_ISREG(st.st_mode)) {
 		audit_path(a, git);
-		dir = git_pointer(git, top);
+		dir = git_pointer(&pl, git, top);
 	} else if (S_ISDIR(st.st_mode)) {
 		dir = xstrdup(git);
 	}
@@ -865,6 +939,8 @@ audit_repo(struct audit *a, const char *git, const char *top)
 		return;
 	plan_git_dir(&pl, dir, GIT_DEPTH);
 	plan_repo_configs(&pl, dir, top, a->env);
+	if (pl.git_overflow)
+		a->budget = 0; /* not looked through: say so */
 	for (size_t i = 0; i < pl.n; i++) {
 		audit_path(a, pl.v[i].path);
 		free(pl.v[i].path);
@@ -923,6 +999,20 @@ protect_audit_git(const struct policy *p, const struct protect_env *env,
 		.ctx = ctx,
 	};
 
+	/*
+	 * First the repositories that are known without a walk, outside the
+	 * walk's budget: a tree that the command filled with entries must
+	 * not hide them.
+	 */
+	for (size_t i = 0; i < p->nmounts; i++) {
+		const struct mount *m = &p->mounts[i];
+		cleanup_free char *git = NULL;
+
+		if (m->kind != MOUNT_RW || m->protection)
+			continue;
+		git = util_path_join(m->dest, ".git");
+		audit_repo(&a, git, m->dest);
+	}
 	for (size_t i = 0; i < p->nmounts; i++) {
 		const struct mount *m = &p->mounts[i];
 		const char *base = strrchr(m->dest, '/');
@@ -949,6 +1039,7 @@ protect_audit_git(const struct policy *p, const struct protect_env *env,
 			audit_tree(&a, m->dest, st.st_dev, AUDIT_DEPTH);
 		}
 	}
+	strv_clear(&a.told);
 	return a.budget > 0;
 }
 
@@ -971,11 +1062,12 @@ protect_check_setuid(const struct policy *p, struct sbox_error *err)
 		r = scan_setuid(m->src, &found);
 		if (r == 1) {
 			sbox_error_set(err, SBOX_INVALID_POLICY,
-			    "--rw %s holds a setuid or setgid file, %s, which "
-			    "the command could rewrite and keep its bit (as "
-			    "root)",
+			    "--rw %s holds a setuid or setgid file (or one "
+			    "with file capabilities), %s, which the command "
+			    "could rewrite and keep its privilege (as root)",
 			    m->dest, found);
-			err->hint = xstrdup("remove the bit (chmod u-s,g-s), "
+			err->hint = xstrdup("remove the bit (chmod u-s,g-s; "
+					    "setcap -r for capabilities), "
 					    "grant that directory with --ro, "
 					    "or give --allow-setuid-files");
 			return -1;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "scan.h"
@@ -132,6 +133,21 @@ is_setid(mode_t mode)
 }
 
 /*
+ * Whether the executable NAME in DIR carries file capabilities: like a
+ * setuid bit, they survive a rewrite through a shared mapping.
+ */
+static bool
+has_file_caps(const char *dir, const char *name, const struct stat *st)
+{
+	cleanup_free char *full = NULL;
+
+	if (!S_ISREG(st->st_mode) || (st->st_mode & 0111) == 0)
+		return false;
+	full = util_path_join(dir, name);
+	return lgetxattr(full, "security.capability", NULL, 0) > 0;
+}
+
+/*
  * Below the directory open at DIRFD (named PATH, for the report); takes
  * DIRFD.  Returns 0 (nothing), 1 (found), -1 (a bound reached).  Entries
  * are looked at relative to their directory, which saves the kernel
@@ -163,7 +179,8 @@ suid_dir(struct suid_walk *w, int dirfd, const char *path, int depth)
 			continue;
 		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
-		if (is_setid(st.st_mode)) {
+		if (is_setid(st.st_mode) ||
+		    has_file_caps(path, e->d_name, &st)) {
 			w->found = util_path_join(path, e->d_name);
 			r = 1;
 		} else if (S_ISDIR(st.st_mode)) {

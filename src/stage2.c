@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -72,6 +73,25 @@ fd_sort(int *fds, size_t n)
 }
 
 /*
+ * Close descriptors LO to HI.  Before Linux 5.9 there is no close_range():
+ * then one close() each, up to the descriptor limit (prlimit64 is a plain
+ * system call, safe here too).
+ */
+static void
+close_span(unsigned int lo, unsigned int hi)
+{
+	struct rlimit rl;
+
+	if (syscall(SYS_close_range, lo, hi, 0) == 0 || errno != ENOSYS)
+		return;
+	if (syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, NULL, &rl) == 0 &&
+	    rl.rlim_cur < hi)
+		hi = rl.rlim_cur == 0 ? 0 : (unsigned int)rl.rlim_cur - 1;
+	for (unsigned int fd = lo; fd <= hi && fd < (1U << 20); fd++)
+		(void)close((int)fd);
+}
+
+/*
  * Close every descriptor above 2 but the SORTED list KEEP.
  * Async-signal-safe: the launcher calls it between vfork and exec.
  */
@@ -84,11 +104,10 @@ fd_close_except(const int *keep, size_t n)
 		if (keep[i] < 0 || (unsigned int)keep[i] < lo)
 			continue;
 		if ((unsigned int)keep[i] > lo)
-			(void)syscall(SYS_close_range, lo,
-			    (unsigned int)keep[i] - 1, 0);
+			close_span(lo, (unsigned int)keep[i] - 1);
 		lo = (unsigned int)keep[i] + 1;
 	}
-	(void)syscall(SYS_close_range, lo, ~0U, 0);
+	close_span(lo, ~0U);
 }
 
 /* A descriptor number: decimal digits only, within int. */

@@ -42,7 +42,7 @@ struct proc_status {
 static int
 read_status(pid_t pid, struct proc_status *ps)
 {
-	char path[64], buf[4096];
+	char path[64], buf[16384];
 	const char *line;
 	ssize_t n;
 	int fd;
@@ -54,9 +54,17 @@ read_status(pid_t pid, struct proc_status *ps)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	do
-		n = read(fd, buf, sizeof(buf) - 1);
-	while (n < 0 && errno == EINTR);
+	/* Whole: with many groups the lines wanted come late. */
+	for (size_t got = 0;;) {
+		ssize_t r = read(fd, buf + got, sizeof(buf) - 1 - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 || (got += (size_t)r) == sizeof(buf) - 1) {
+			n = got > 0 ? (ssize_t)got : r;
+			break;
+		}
+	}
 	close(fd);
 	if (n <= 0)
 		return -1;

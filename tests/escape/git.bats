@@ -516,3 +516,31 @@ _git_rw_git_reported() {
 @test "git: with --rw .git, a redirect file made inside is reported, an ordinary commit is not" {
 	each_user _git_rw_git_reported
 }
+
+# A hostile tree can make git's files anything: a FIFO, /dev/zero, a file
+# that includes itself without end.  Reading them must not hang the launch
+# or the audit at its end.
+TRAPS='
+mkdir -p t1 t2 t3 && git init -q t1 && git init -q t2 && git init -q t3 &&
+rm -f t1/.git/config && ln -s /dev/zero t1/.git/config &&
+mkfifo t2/.git/commondir &&
+for i in $(seq 1 50); do echo "[include] path=config"; done >t3/.git/config &&
+echo planted'
+
+_git_traps() {
+	git_env "$(scratch_dir)"
+	cd "$D" || return 1
+	# Planted inside: the audit at the end reads them.
+	run usr timeout 60 "$SBOX" --rw "$D" -- sh -c "$TRAPS"
+	assert_status 0
+	assert_contains "$output" planted
+	# Found at the next launch: refused or run, but never hung.
+	run usr timeout 60 "$SBOX" --rw "$D" -- echo finished
+	[ "$status" -eq 0 ] || [ "$status" -eq 125 ] ||
+		{ echo "exit $status: $output" >&2; return 1; }
+	rm -rf "$D/t1" "$D/t2" "$D/t3"
+}
+
+@test "git: a FIFO, /dev/zero or an endless include where git's files are hangs neither the launch nor the audit" {
+	each_user _git_traps
+}

@@ -225,6 +225,25 @@ setuid_rw() {
 	chmod "$2" "$1/id"
 }
 
+@test "as root, a --rw dir holding a file with capabilities is refused, unless --allow-setuid-files" {
+	requires root setcap getcap
+	local rw
+	rw=$(scratch_dir)
+	chmod 0755 "$rw"
+	mkdir -p "$rw/tools"
+	cp /bin/true "$rw/tools/t"
+	setcap cap_net_raw+ep "$rw/tools/t"
+	# Control: the capability is there for anyone who runs it.
+	assert_contains "$(getcap "$rw/tools/t")" cap_net_raw
+	run "$SBOX_EXEC" --rw "$rw" -- echo command-started
+	assert_status 125
+	refute_contains "$output" command-started
+	assert_contains "$output" "$rw/tools/t"
+	run "$SBOX_EXEC" --allow-setuid-files --rw "$rw" -- echo command-started
+	assert_status 0
+	assert_eq "$output" command-started
+}
+
 @test "as root, a --rw dir holding a setuid or setgid file is refused, naming it, unless --allow-setuid-files" {
 	requires root setpriv jq
 	local rw mode
