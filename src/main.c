@@ -23,7 +23,6 @@
 #include "locate.h"
 #include "protect.h"
 #include "sbox.h"
-#include "protect.h"
 #include "seccomp.h"
 #include "stage2.h"
 #include "status.h"
