@@ -53,7 +53,11 @@ def main():
             procs.append((subprocess.Popen(argv), None))
         else:
             r, w = os.pipe()
-            p = subprocess.Popen([sbox, "--status-fd=%d" % w, "--rw", work,
+            # What is checked is delivery, not the deadline: 200 sandboxes
+            # made at once on two cores under a sanitizer can take longer
+            # than the default 10 s each, and would then be refused.
+            p = subprocess.Popen([sbox, "--status-fd=%d" % w,
+                                  "--probe-timeout=120", "--rw", work,
                                   "--"] + cmd, pass_fds=[w])
             os.close(w)
             procs.append((p, r))
@@ -101,6 +105,7 @@ def main():
            "" if raw else ", %d status lines" % statuses))
     for b in bad[:10]:
         print("  FAIL:", b)
+        print("scale.py: FAIL:", b, file=sys.stderr)
     sys.exit(1 if bad else 0)
 
 

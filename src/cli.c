@@ -838,8 +838,7 @@ add_base_mounts(struct policy *p)
 	if (p->fs == FS_HOST) {
 		policy_add_mount(p, MOUNT_ROOT, "/", "/");
 	} else {
-		for (size_t i = 0;
-		     i < sizeof(system_dirs) / sizeof(system_dirs[0]); i++) {
+		for (size_t i = 0; i < N_ELEMENTS(system_dirs); i++) {
 			const char *d = system_dirs[i];
 			char target[PATH_MAX];
 			struct stat st;

@@ -241,11 +241,13 @@ creds_load(const char *path, bool required, const struct creds_env *env,
 		sbox_error_set(err,
 		    limit ? SBOX_PROBE_FAILED : SBOX_INVALID_POLICY,
 		    "cannot read %s %s: %s", what, path, strerror(e));
-		err->hint = limit ? xstrdup(limit) :
-		    required	  ? xstrdup("reinstall sbox-exec: without "
-						 "this file it protects less, "
-						 "so it refuses") :
-				    NULL;
+		if (limit != NULL)
+			sbox_error_hint(err, "%s", limit);
+		else if (required)
+			sbox_error_hint(err,
+			    "reinstall sbox-exec: without "
+			    "this file it protects less, so "
+			    "it refuses");
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode) || st.st_size > MAX_CREDS_BYTES) {

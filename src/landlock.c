@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "landlock.h"
+#include "util.h"
 
 #ifndef SYS_landlock_create_ruleset
 #define SYS_landlock_create_ruleset 444
@@ -163,7 +164,7 @@ landlock_confine(char *const *writable, size_t n, const int *fds, size_t nfds)
 	    0);
 	if (fd < 0)
 		return -1;
-	for (size_t i = 0; r == 0 && i < sizeof(always) / sizeof(*always); i++)
+	for (size_t i = 0; r == 0 && i < N_ELEMENTS(always); i++)
 		r = allow_writes(fd, always[i], rights);
 	for (size_t i = 0; r == 0 && i < n; i++)
 		r = allow_writes(fd, writable[i], rights);

@@ -119,7 +119,7 @@ forward_signal(int sig, siginfo_t *si, void *uc)
 static void
 note_signal(int sig)
 {
-	for (size_t i = 0; i < sizeof(deferred) / sizeof(deferred[0]); i++)
+	for (size_t i = 0; i < N_ELEMENTS(deferred); i++)
 		if (deferred[i] == sig)
 			got_deferred[i] = 1;
 }
@@ -140,8 +140,8 @@ set_errno_hint(struct sbox_error *err, int e)
 {
 	const char *hint = probe_errno_hint(e);
 
-	free(err->hint);
-	err->hint = hint ? xstrdup(hint) : NULL;
+	if (hint != NULL)
+		sbox_error_hint(err, "%s", hint);
 }
 
 /* Everything the launch needs open; all close-on-exec in the launcher. */
@@ -164,7 +164,7 @@ fdset_close(struct fdset *f)
 	int *all[] = { &f->ctrl[0], &f->ctrl[1], &f->err[0], &f->err[1],
 		&f->exe, &f->saved_stderr, &f->devnull, &f->seccomp };
 
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+	for (size_t i = 0; i < N_ELEMENTS(all); i++)
 		if (*all[i] >= 0) {
 			close(*all[i]);
 			*all[i] = -1;
@@ -436,15 +436,15 @@ forward_signals_to(pid_t child, pid_t cmd, const struct pty *t, bool ctty)
 	fwd_vintr = t->saved.c_cc[VINTR];
 	fwd_vquit = t->saved.c_cc[VQUIT];
 	sigemptyset(&held);
-	for (size_t i = 0; i < sizeof(deferred) / sizeof(deferred[0]); i++)
+	for (size_t i = 0; i < N_ELEMENTS(deferred); i++)
 		sigaddset(&held, deferred[i]);
 	(void)sigprocmask(SIG_BLOCK, &held, NULL);
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART | SA_SIGINFO;
-	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+	for (size_t i = 0; i < N_ELEMENTS(forwarded); i++)
 		(void)sigaction(forwarded[i], &sa, NULL);
 	sigemptyset(&note.sa_mask);
-	for (size_t i = 0; i < sizeof(deferred) / sizeof(deferred[0]); i++)
+	for (size_t i = 0; i < N_ELEMENTS(deferred); i++)
 		(void)sigaction(deferred[i], &note, NULL);
 	if (t->master >= 0) {
 		/* A background read then fails (EIO) instead of stopping us
@@ -707,7 +707,7 @@ relay_loop(struct relay *r)
 
 	find_groups(r);
 	(void)sigprocmask(SIG_SETMASK, NULL, &open_mask);
-	for (size_t i = 0; i < sizeof(deferred) / sizeof(deferred[0]); i++)
+	for (size_t i = 0; i < N_ELEMENTS(deferred); i++)
 		sigdelset(&open_mask, deferred[i]);
 	r->fg = t->master >= 0 && pty_foreground(t);
 	if (r->fg)

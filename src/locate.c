@@ -240,7 +240,7 @@ check_place(const char *path, enum trust trust, struct located *out,
 		/* Not a place found wanting: no means to look (a limit). */
 		sbox_error_set(err, SBOX_PROBE_FAILED,
 		    "cannot check where %s lies: %s", path, strerror(e));
-		err->hint = xstrdup(probe_errno_hint(e));
+		sbox_error_hint(err, "%s", probe_errno_hint(e));
 		return -1;
 	}
 	if (trust == TRUST_ROOT_OR_OWNER &&
@@ -261,10 +261,11 @@ check_place(const char *path, enum trust trust, struct located *out,
 	    "%s: %s %s, so someone other than root could have put this bwrap "
 	    "there; sbox-exec will not run it",
 	    path, place, why);
-	err->hint = xstrdup("install bubblewrap from the distribution "
-			    "(Debian and Ubuntu: apt install bubblewrap; "
-			    "Fedora: dnf install bubblewrap), or name a bwrap "
-			    "you trust with --bwrap");
+	sbox_error_hint(err,
+	    "install bubblewrap from the distribution "
+	    "(Debian and Ubuntu: apt install bubblewrap; "
+	    "Fedora: dnf install bubblewrap), or name a bwrap "
+	    "you trust with --bwrap");
 	return -1;
 }
 
@@ -354,7 +355,7 @@ try_candidate(const char *path, enum trust trust, struct located *out,
 		sbox_error_set(err, SBOX_PROBE_FAILED, "cannot open %s: %s",
 		    path, strerror(e));
 		if (probe_errno_hint(e) != NULL)
-			err->hint = xstrdup(probe_errno_hint(e));
+			sbox_error_hint(err, "%s", probe_errno_hint(e));
 		return -1;
 	}
 	if (fd < 0)
@@ -370,8 +371,9 @@ try_candidate(const char *path, enum trust trust, struct located *out,
 		    "%s is setuid or setgid; sbox-exec relies on unprivileged "
 		    "user namespaces only and will not run a privileged bwrap",
 		    path);
-		err->hint = xstrdup("install a bwrap without the setuid bit, "
-				    "or name one with --bwrap");
+		sbox_error_hint(err,
+		    "install a bwrap without the setuid bit, "
+		    "or name one with --bwrap");
 		return -1;
 	}
 	out->fd = fd;
@@ -390,7 +392,7 @@ static void
 not_found(struct sbox_error *err, const char *what)
 {
 	sbox_error_set(err, SBOX_BWRAP_NOT_FOUND, "%s", what);
-	err->hint = xstrdup(
+	sbox_error_hint(err,
 	    "install bubblewrap (Debian and Ubuntu: "
 	    "apt install bubblewrap; Fedora: dnf install bubblewrap)");
 }
@@ -414,8 +416,9 @@ locate_bwrap(const char *explicit, const char *path_env, struct located *out,
 		if (r == 1) {
 			sbox_error_set(err, SBOX_BWRAP_NOT_FOUND,
 			    "%s: not an executable file", explicit);
-			err->hint = xstrdup("check the path given with --bwrap "
-					    "or SBOX_EXEC_BWRAP");
+			sbox_error_hint(err,
+			    "check the path given with --bwrap "
+			    "or SBOX_EXEC_BWRAP");
 		}
 		return r == 0 ? 0 : -1;
 	}

@@ -131,7 +131,7 @@ audit_git(const struct invocation *inv, const struct timespec *start)
 	struct protect_env env = { .homes = { getenv("HOME"), NULL } };
 
 	/* The command is gone: nothing to forward to, a signal ends us. */
-	for (size_t i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
+	for (size_t i = 0; i < N_ELEMENTS(ending); i++)
 		(void)signal(ending[i], SIG_DFL);
 	if (inv->verbosity < 0)
 		return;

@@ -70,7 +70,7 @@ add_mount(struct policy *p, enum mount_kind kind, const char *dest,
 {
 	struct mount *m;
 
-	p->mounts = xreallocarray(p->mounts, p->nmounts + 1,
+	p->mounts = util_grow(p->mounts, p->nmounts, &p->mounts_cap,
 	    sizeof(*p->mounts));
 	m = &p->mounts[p->nmounts];
 	m->kind = kind;
@@ -124,7 +124,7 @@ policy_add_env(struct policy *p, enum env_kind kind, const char *name,
 {
 	struct envop *e;
 
-	p->env = xreallocarray(p->env, p->nenv + 1, sizeof(*p->env));
+	p->env = util_grow(p->env, p->nenv, &p->env_cap, sizeof(*p->env));
 	e = &p->env[p->nenv++];
 	e->kind = kind;
 	e->name = name ? xstrdup(name) : NULL;
@@ -136,7 +136,7 @@ policy_add_keep_fd(struct policy *p, int fd)
 {
 	if (policy_keeps_fd(p, fd))
 		return;
-	p->keep_fds = xreallocarray(p->keep_fds, p->nkeep + 1,
+	p->keep_fds = util_grow(p->keep_fds, p->nkeep, &p->keep_cap,
 	    sizeof(*p->keep_fds));
 	p->keep_fds[p->nkeep++] = fd;
 }

@@ -61,11 +61,11 @@ struct policy {
 	char *cwd;   /* working directory of sbox-exec */
 	char *chdir; /* working directory inside, absolute */
 	struct mount *mounts;
-	size_t nmounts;
+	size_t nmounts, mounts_cap;
 	struct envop *env;
-	size_t nenv;
+	size_t nenv, env_cap;
 	int *keep_fds;
-	size_t nkeep;
+	size_t nkeep, keep_cap;
 };
 
 void policy_init(struct policy *, const char *);

@@ -327,16 +327,15 @@ probe_classify(const struct probe_outcome *o, long timeout_ms,
 		sbox_error_set(err, SBOX_PROBE_FAILED,
 		    "bwrap ended before the sandbox was ready");
 
-	free(err->hint);
-	err->hint = NULL;
 	if (o->timed_out) {
-		err->hint = xstrdup("the machine may be overloaded; allow more "
-				    "time with --probe-timeout");
+		sbox_error_hint(err,
+		    "the machine may be overloaded; allow "
+		    "more time with --probe-timeout");
 		return;
 	}
-	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]); i++)
+	for (size_t i = 0; i < N_ELEMENTS(hints); i++)
 		if (text.len > 0 && strstr(text.s, hints[i].needle) != NULL) {
-			err->hint = xstrdup(hints[i].hint);
+			sbox_error_hint(err, "%s", hints[i].hint);
 			return;
 		}
 }

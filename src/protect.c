@@ -134,10 +134,7 @@ plan_add(struct plan *pl, enum want want, char *path)
 			free(path);
 			return;
 		}
-	if (pl->n == pl->cap) {
-		pl->cap = pl->cap ? 2 * pl->cap : 64;
-		pl->v = xreallocarray(pl->v, pl->cap, sizeof(*pl->v));
-	}
+	pl->v = util_grow(pl->v, pl->n, &pl->cap, sizeof(*pl->v));
 	pl->v[pl->n].want = want;
 	pl->v[pl->n].path = path;
 	pl->n++;
@@ -146,10 +143,9 @@ plan_add(struct plan *pl, enum want want, char *path)
 static void
 plan_run_dir(struct plan *pl, const char *run)
 {
-	for (size_t i = 0; i < sizeof(run_services) / sizeof(*run_services);
-	     i++)
+	for (size_t i = 0; i < N_ELEMENTS(run_services); i++)
 		plan_add(pl, WANT_HIDE, util_path_join(run, run_services[i]));
-	for (size_t i = 0; i < sizeof(run_keep) / sizeof(*run_keep); i++)
+	for (size_t i = 0; i < N_ELEMENTS(run_keep); i++)
 		plan_add(pl, WANT_KEEP, util_path_join(run, run_keep[i]));
 }
 
@@ -197,7 +193,7 @@ plan_git_dir(struct plan *pl, const char *dir, int depth)
 	cleanup_free char *common_file = util_path_join(dir, "commondir");
 	cleanup_free char *common = git_pointer(pl, common_file, dir);
 
-	for (size_t i = 0; i < sizeof(entries) / sizeof(*entries); i++) {
+	for (size_t i = 0; i < N_ELEMENTS(entries); i++) {
 		plan_add(pl, WANT_READONLY, util_path_join(dir, entries[i]));
 		if (common != NULL && i < 2)
 			plan_add(pl, WANT_READONLY,
@@ -205,7 +201,7 @@ plan_git_dir(struct plan *pl, const char *dir, int depth)
 	}
 	if (depth == 0)
 		return;
-	for (size_t i = 0; i < sizeof(nested) / sizeof(*nested); i++) {
+	for (size_t i = 0; i < N_ELEMENTS(nested); i++) {
 		cleanup_free char *sub = util_path_join(dir, nested[i]);
 		struct stat st;
 		struct dirent *e;
@@ -372,7 +368,7 @@ plan_repo_configs(struct plan *pl, const char *dir, const char *top,
 	cleanup_free char *common = git_pointer(pl, common_file, dir);
 	const char *home = env->homes[0] ? env->homes[0] : env->homes[1];
 
-	for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++) {
+	for (size_t i = 0; i < N_ELEMENTS(files); i++) {
 		cleanup_free char *a = util_path_join(dir, files[i]);
 		cleanup_free char *b = common ?
 		    util_path_join(common, files[i]) :
@@ -382,8 +378,7 @@ plan_repo_configs(struct plan *pl, const char *dir, const char *top,
 		if (b != NULL)
 			plan_git_config(pl, b, top, home, GIT_INCLUDE_DEPTH);
 	}
-	for (size_t i = 0;
-	     i < sizeof(git_global_files) / sizeof(*git_global_files); i++) {
+	for (size_t i = 0; i < N_ELEMENTS(git_global_files); i++) {
 		cleanup_free char *g = NULL;
 
 		if (strncmp(git_global_files[i], "~/", 2) != 0)
@@ -653,8 +648,7 @@ plan_defaults(struct plan *pl, const struct policy *p,
 	    xasprintf("/run/user/%lu", (unsigned long)env->uid));
 
 	plan_run_dir(pl, "/run");
-	for (size_t i = 0; i < sizeof(var_services) / sizeof(*var_services);
-	     i++)
+	for (size_t i = 0; i < N_ELEMENTS(var_services); i++)
 		plan_add(pl, WANT_HIDE, xstrdup(var_services[i]));
 	/* Where /var/run is a directory of its own, not a link to /run. */
 	if (lstat("/var/run", &st) == 0 && S_ISDIR(st.st_mode))
@@ -1066,10 +1060,11 @@ protect_check_setuid(const struct policy *p, struct sbox_error *err)
 			    "with file capabilities), %s, which the command "
 			    "could rewrite and keep its privilege (as root)",
 			    m->dest, found);
-			err->hint = xstrdup("remove the bit (chmod u-s,g-s; "
-					    "setcap -r for capabilities), "
-					    "grant that directory with --ro, "
-					    "or give --allow-setuid-files");
+			sbox_error_hint(err,
+			    "remove the bit (chmod u-s,g-s; "
+			    "setcap -r for capabilities), "
+			    "grant that directory with --ro, "
+			    "or give --allow-setuid-files");
 			return -1;
 		}
 		if (r < 0) {
@@ -1077,8 +1072,9 @@ protect_check_setuid(const struct policy *p, struct sbox_error *err)
 			    "--rw %s: more than %d entries or %d levels deep, "
 			    "too many to check for setuid files (as root)",
 			    m->dest, SCAN_SETUID_ENTRIES, SCAN_SETUID_DEPTH);
-			err->hint = xstrdup("grant a smaller directory, or "
-					    "give --allow-setuid-files");
+			sbox_error_hint(err,
+			    "grant a smaller directory, or "
+			    "give --allow-setuid-files");
 			return -1;
 		}
 	}

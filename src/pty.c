@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "pty.h"
+#include "util.h"
 
 #ifndef TIOCGPTPEER
 #define TIOCGPTPEER _IO('T', 0x41)
@@ -204,7 +205,7 @@ pty_keep_fds(const struct pty *t, int *fds, size_t *n)
 {
 	const int all[] = { t->master, t->in, t->out, t->ctl };
 
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+	for (size_t i = 0; i < N_ELEMENTS(all); i++)
 		if (all[i] >= 0)
 			fds[(*n)++] = all[i];
 }

@@ -34,6 +34,8 @@ struct sbox_error {
 const char *sbox_status_name(enum sbox_status);
 void sbox_error_set(struct sbox_error *, enum sbox_status, const char *, ...)
     __attribute__((format(printf, 3, 4)));
+void sbox_error_hint(struct sbox_error *, const char *, ...)
+    __attribute__((format(printf, 2, 3)));
 void sbox_error_clear(struct sbox_error *);
 
 #endif

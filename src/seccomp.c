@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include "seccomp.h"
+#include "util.h"
 
 #if defined(__x86_64__) && !defined(__ILP32__)
 #define NATIVE_ARCH AUDIT_ARCH_X86_64
@@ -157,7 +158,7 @@ static void
 jump_to(struct prog *p, unsigned short code, unsigned int k, enum label to,
     bool jt)
 {
-	if (p->nfix == sizeof(p->fix) / sizeof(p->fix[0])) {
+	if (p->nfix == N_ELEMENTS(p->fix)) {
 		p->overflow = true;
 		return;
 	}
@@ -270,18 +271,17 @@ seccomp_build(struct sock_filter *out, size_t max, bool net)
 	jump_to(&p, BPF_JGE, X32_BIT, L_ENOSYS, true);
 #endif
 	{
-		struct nr_case cases[sizeof(mode_rules) / sizeof(*mode_rules) +
-		    sizeof(denied) / sizeof(*denied) + 4];
+		struct nr_case
+		    cases[N_ELEMENTS(mode_rules) + N_ELEMENTS(denied) + 4];
 		size_t n = 0;
 
-		for (size_t i = 0; i < sizeof(mode_rules) / sizeof(*mode_rules);
-		     i++) {
+		for (size_t i = 0; i < N_ELEMENTS(mode_rules); i++) {
 			if (mode_rules[i].arg < 1 || mode_rules[i].arg > 3)
 				return 0;
 			cases[n++] = (struct nr_case){ mode_rules[i].nr,
 				arg_label[mode_rules[i].arg] };
 		}
-		for (size_t i = 0; i < sizeof(denied) / sizeof(*denied); i++)
+		for (size_t i = 0; i < N_ELEMENTS(denied); i++)
 			cases[n++] = (struct nr_case){ denied[i], L_EPERM };
 		/* openat2's mode hides in a struct: refused, callers fall
 		 * back to openat. */
@@ -358,7 +358,7 @@ int
 seccomp_program_fd(bool net)
 {
 	struct sock_filter prog[160];
-	size_t n = seccomp_build(prog, sizeof(prog) / sizeof(*prog), net);
+	size_t n = seccomp_build(prog, N_ELEMENTS(prog), net);
 	int fds[2], saved;
 	ssize_t w;
 

@@ -34,6 +34,7 @@
 #include "landlock.h"
 #include "sbox.h"
 #include "stage2.h"
+#include "util.h"
 
 #ifndef SYS_close_range
 #define SYS_close_range 436
@@ -278,7 +279,7 @@ take_terminal(int saved_stderr)
 {
 	const int fds[] = { STDIN_FILENO, STDOUT_FILENO, saved_stderr };
 
-	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+	for (size_t i = 0; i < N_ELEMENTS(fds); i++)
 		if (isatty(fds[i])) {
 			if (getsid(0) != getpid())
 				(void)setsid();

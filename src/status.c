@@ -28,51 +28,6 @@
 #include "util.h"
 
 
-const char *
-sbox_status_name(enum sbox_status s)
-{
-	switch (s) {
-	case SBOX_SUCCESS:
-		return "success";
-	case SBOX_BWRAP_NOT_FOUND:
-		return "bwrap-not-found";
-	case SBOX_SETUID_REJECTED:
-		return "setuid-rejected";
-	case SBOX_PROBE_FAILED:
-		return "sandbox-probe-failed";
-	case SBOX_INVALID_POLICY:
-		return "invalid-policy";
-	case SBOX_BWRAP_UNTRUSTED:
-		return "bwrap-untrusted";
-	}
-	return "invalid-policy";
-}
-
-void
-sbox_error_set(struct sbox_error *err, enum sbox_status status, const char *fmt,
-    ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	free(err->detail);
-	err->status = status;
-	err->detail = s ? s : xstrdup("out of memory");
-}
-
-void
-sbox_error_clear(struct sbox_error *err)
-{
-	free(err->detail);
-	free(err->hint);
-	err->detail = err->hint = NULL;
-	err->status = SBOX_SUCCESS;
-}
-
 /*
  * Append S as the inside of a JSON string: invalid UTF-8 becomes U+FFFD,
  * control characters are escaped, and the result stops at a character

@@ -81,6 +81,20 @@ xreallocarray(void *p, size_t n, size_t size)
 	return q;
 }
 
+/*
+ * The one way arrays grow here: V holds N elements of SIZE bytes in room
+ * for *CAP; returns V (moved, perhaps) with room for at least one more,
+ * doubling so that adding N elements one by one costs O(N).
+ */
+void *
+util_grow(void *v, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return v;
+	*cap = *cap ? *cap * 2 : 8;
+	return xreallocarray(v, *cap, size);
+}
+
 char *
 xstrdup(const char *s)
 {
@@ -126,10 +140,8 @@ xasprintf(const char *fmt, ...)
 void
 strv_take(struct strv *sv, char *s)
 {
-	if (sv->n + 2 > sv->cap) {
-		sv->cap = sv->cap ? sv->cap * 2 : 16;
-		sv->v = xreallocarray(sv->v, sv->cap, sizeof(*sv->v));
-	}
+	/* Room for S and the NULL after it. */
+	sv->v = util_grow(sv->v, sv->n + 1, &sv->cap, sizeof(*sv->v));
 	sv->v[sv->n++] = s;
 	sv->v[sv->n] = NULL;
 }

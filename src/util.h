@@ -16,6 +16,9 @@
 #define cleanup_strv __attribute__((cleanup(strv_clear)))
 #define cleanup_buf __attribute__((cleanup(buf_clear)))
 
+/* The number of elements of an array (not of a pointer). */
+#define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
+
 #define SBOX_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #define SBOX_NORETURN __attribute__((noreturn))
 
@@ -34,6 +37,7 @@ int steal_fd(int *);
 void *xmalloc(size_t);
 void *xcalloc(size_t, size_t);
 void *xreallocarray(void *, size_t, size_t);
+void *util_grow(void *, size_t, size_t *, size_t);
 char *xstrdup(const char *);
 char *xstrndup(const char *, size_t);
 char *xasprintf(const char *, ...) SBOX_PRINTF(1, 2);

@@ -166,7 +166,7 @@ check_sandbox(pid_t child, pid_t pid, bool net, int filters,
 		}
 		at = ps.ppid;
 	}
-	for (size_t i = 0; i < sizeof(ns) / sizeof(*ns); i++) {
+	for (size_t i = 0; i < N_ELEMENTS(ns); i++) {
 		int same;
 
 		if (net && strcmp(ns[i], "net") == 0)
@@ -203,9 +203,9 @@ verify_sandbox(pid_t child, pid_t pid, bool net, int filters,
 {
 	if (check_sandbox(child, pid, net, filters, err) == 0)
 		return 0;
-	free(err->hint);
-	err->hint = xstrdup("this bwrap did not build the sandbox sbox-exec "
-			    "asked for; use the bubblewrap of the "
-			    "distribution, or name a genuine one with --bwrap");
+	sbox_error_hint(err,
+	    "this bwrap did not build the sandbox sbox-exec "
+	    "asked for; use the bubblewrap of the "
+	    "distribution, or name a genuine one with --bwrap");
 	return -1;
 }

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "util.h"
 #include "tap.h"
 
 #define ARGV(...) ((char *[]){ "sbox-exec", __VA_ARGS__ __VA_OPT__(, ) NULL })
@@ -75,7 +76,7 @@ test_errors(void)
 		{ "--profile=../x" },
 	};
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < N_ELEMENTS(bad); i++) {
 		struct invocation inv;
 		char *argv[7] = { "sbox-exec" };
 

@@ -21,7 +21,7 @@ test_paths(void)
 		{ "a b/\n", "/w", "/w/a b/\n" },
 	};
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < N_ELEMENTS(cases); i++) {
 		char *got = util_path_absolute(cases[i].in, cases[i].cwd);
 
 		is_str(got, cases[i].want, "util_path_absolute");
@@ -35,7 +35,7 @@ test_paths(void)
 			{ "/h", ".config/gcloud", "/h/.config/gcloud" },
 		};
 
-		for (size_t i = 0; i < sizeof(join) / sizeof(join[0]); i++) {
+		for (size_t i = 0; i < N_ELEMENTS(join); i++) {
 			char *got = util_path_join(join[i][0], join[i][1]);
 
 			is_str(got, join[i][2], "util_path_join");

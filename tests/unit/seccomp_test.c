@@ -16,6 +16,7 @@
 #include <sys/syscall.h>
 
 #include "seccomp.h"
+#include "util.h"
 #include "tap.h"
 
 #define ALLOW SECCOMP_RET_ALLOW
@@ -69,7 +70,7 @@ main(void)
 {
 #if defined(__x86_64__) && !defined(__ILP32__)
 	struct sock_filter prog[160];
-	size_t n = seccomp_build(prog, sizeof(prog) / sizeof(*prog), false);
+	size_t n = seccomp_build(prog, N_ELEMENTS(prog), false);
 	struct seccomp_data foreign = { .nr = SYS_getpid,
 		.arch = AUDIT_ARCH_I386 };
 	struct {
@@ -94,8 +95,7 @@ main(void)
 	static const int allowed_af[] = { AF_UNIX, AF_INET, AF_INET6,
 		AF_NETLINK };
 	struct sock_filter netprog[160];
-	size_t nn = seccomp_build(netprog, sizeof(netprog) / sizeof(*netprog),
-	    true);
+	size_t nn = seccomp_build(netprog, N_ELEMENTS(netprog), true);
 	bool all = true, net_same = true, families = true;
 
 	ok(n > 0 && n < 160, "the filter builds (%zu instructions)", n);
@@ -103,7 +103,7 @@ main(void)
 	    "another architecture's call: ENOSYS");
 	ok(call(prog, n, 0x40000000 | SYS_getpid, 0, 0) == ERRNO(ENOSYS),
 	    "an x32 call: ENOSYS");
-	for (size_t i = 0; i < sizeof(modes) / sizeof(*modes); i++) {
+	for (size_t i = 0; i < N_ELEMENTS(modes); i++) {
 		ok(call(prog, n, modes[i].nr, modes[i].arg, 04755) ==
 			ERRNO(EPERM),
 		    "call %ld with mode 04755: EPERM", modes[i].nr);
@@ -141,7 +141,7 @@ main(void)
 	    "ioctl TIOCGWINSZ: allowed");
 
 	/* Socket families, without --net. */
-	for (size_t i = 0; i < sizeof(allowed_af) / sizeof(*allowed_af); i++) {
+	for (size_t i = 0; i < N_ELEMENTS(allowed_af); i++) {
 		ok(call(prog, n, SYS_socket, 0, (uint64_t)allowed_af[i]) ==
 			ALLOW,
 		    "socket(%d): allowed", allowed_af[i]);
@@ -196,7 +196,7 @@ main(void)
 	    "--net: socket(AF_VSOCK): allowed");
 	ok(call(netprog, nn, SYS_socketpair, 0, AF_VSOCK) == ALLOW,
 	    "--net: socketpair(AF_VSOCK): allowed");
-	for (size_t i = 0; i < sizeof(special) / sizeof(*special); i++)
+	for (size_t i = 0; i < N_ELEMENTS(special); i++)
 		for (unsigned int a = 0; a < 4; a++)
 			for (int v = 0; v < 3; v++) {
 				uint64_t val = v == 0 ? 04755 :
@@ -221,7 +221,7 @@ main(void)
 	for (long nr = 0; nr < 1024; nr++) {
 		bool is_special = false;
 
-		for (size_t i = 0; i < sizeof(special) / sizeof(*special); i++)
+		for (size_t i = 0; i < N_ELEMENTS(special); i++)
 			is_special |= special[i] == nr;
 		if (!is_special &&
 		    (call(prog, n, nr, 1, 06777) != ALLOW ||

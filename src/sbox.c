@@ -1,0 +1,71 @@
+/*
+ * sbox.c - the names of the outcomes in sbox.h, and the error value that
+ * carries a refusal from where it is found to main.c.
+ *
+ * Pure: no I/O.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sbox.h"
+#include "util.h"
+
+const char *
+sbox_status_name(enum sbox_status s)
+{
+	switch (s) {
+	case SBOX_SUCCESS:
+		return "success";
+	case SBOX_BWRAP_NOT_FOUND:
+		return "bwrap-not-found";
+	case SBOX_SETUID_REJECTED:
+		return "setuid-rejected";
+	case SBOX_PROBE_FAILED:
+		return "sandbox-probe-failed";
+	case SBOX_INVALID_POLICY:
+		return "invalid-policy";
+	case SBOX_BWRAP_UNTRUSTED:
+		return "bwrap-untrusted";
+	}
+	return "invalid-policy";
+}
+
+void
+sbox_error_set(struct sbox_error *err, enum sbox_status status, const char *fmt,
+    ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	sbox_error_clear(err);
+	err->status = status;
+	err->detail = s ? s : xstrdup("out of memory");
+}
+
+/* What to do about the refusal already set; replaces any earlier hint. */
+void
+sbox_error_hint(struct sbox_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	free(err->hint);
+	va_start(ap, fmt);
+	err->hint = xvasprintf(fmt, ap);
+	va_end(ap);
+}
+
+void
+sbox_error_clear(struct sbox_error *err)
+{
+	free(err->detail);
+	free(err->hint);
+	err->detail = err->hint = NULL;
+	err->status = SBOX_SUCCESS;
+}
