@@ -1,9 +1,12 @@
 /*
- * cli.h - the command line and policy files, parsed into an invocation.
+ * cli.h - the command line, parsed into an invocation.
  *
- * Parsing never exits and never prints: the first problem is kept in
- * inv->err and parsing goes on, so that every status channel the caller
- * gave correctly still learns about the refusal.
+ * cli_parse() is pure: it reads argv and nothing else.  What the options
+ * mean on this host (paths, policy files, the working directory, host
+ * protection) is worked out afterwards by resolve_invocation() in
+ * resolve.h.  Neither exits nor prints: the first problem is kept in
+ * inv->err and the rest is still read, so that every status channel the
+ * caller gave correctly learns about the refusal.
  */
 #ifndef SBOX_CLI_H
 #define SBOX_CLI_H
@@ -11,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "options.h"
 #include "policy.h"
 #include "sbox.h"
 #include "util.h"
@@ -23,26 +27,45 @@ enum cli_mode {
 	MODE_VERSION,
 };
 
+/* How much sbox-exec says on stderr (ordered: compare with < and >). */
+enum verbosity {
+	VERBOSITY_QUIET = -1,
+	VERBOSITY_NORMAL = 0,
+	VERBOSITY_VERBOSE = 1,
+};
+
+/* An option of the command line that shapes the sandbox, kept in order
+ * for resolve_invocation(); the strings point into argv. */
+struct cli_request {
+	enum opt_id id;
+	const char *value;
+	const char *value2; /* --setenv's VALUE */
+};
+
 struct invocation {
 	enum cli_mode mode;
-	struct policy policy;
-	char *bwrap; /* --bwrap or SBOX_EXEC_BWRAP */
+	struct policy policy; /* by resolve_invocation() */
+	char *bwrap;	      /* --bwrap or SBOX_EXEC_BWRAP */
 	int *status_fds;
-	size_t nstatus_fds;
+	size_t nstatus_fds, status_fds_cap;
 	char **status_sockets; /* as given: "@name" or a path */
-	size_t nstatus_sockets;
+	size_t nstatus_sockets, status_sockets_cap;
 	long probe_timeout_ms;
 	bool json;
 	bool allow_setuid_files; /* as root, --rw over setuid files */
 	struct strv notices;	 /* said with -v and --check */
-	int verbosity;		 /* -1 quiet, 0 normal, 1 verbose */
-	char **command;		 /* points into argv; NULL-terminated */
-	struct sbox_error err;	 /* the first usage problem */
+	enum verbosity verbosity;
+	char **command;		      /* points into argv; NULL-terminated */
+	struct cli_request *requests; /* in the order given */
+	size_t nrequests, requests_cap;
+	struct sbox_error err; /* the first problem */
 };
 
 #define CLI_DEFAULT_TIMEOUT_MS 10000L
 
 int cli_parse(struct invocation *, int, char **);
+void cli_fail(struct invocation *, const char *, unsigned long, const char *,
+    ...) SBOX_PRINTF(4, 5);
 void cli_free(struct invocation *);
 void cli_help(FILE *);
 

@@ -22,6 +22,7 @@
 #include "launch.h"
 #include "locate.h"
 #include "protect.h"
+#include "resolve.h"
 #include "sbox.h"
 #include "seccomp.h"
 #include "stage2.h"
@@ -250,6 +251,7 @@ main(int argc, char **argv)
 		cli_free(&inv);
 		return flush_stdout() == 0 ? 0 : SBOX_EXIT_REFUSED;
 	}
+	(void)resolve_invocation(&inv);
 	/* What the user should know of the policy, refused or not. */
 	if (inv.verbosity > 0 || (inv.mode == MODE_CHECK && inv.verbosity >= 0))
 		for (size_t i = 0; i < inv.notices.n; i++)

@@ -1,27 +1,23 @@
 /*
  * fuzz_cli.c - libFuzzer target for the command line and policy files.
  *
- * Each input is used twice: as the text of a policy file, read through
- * --policy=/proc/self/fd/N from a memfd with --print and a command, the way
- * a user's file is; and split at NUL and newline bytes into argv words
- * handed to cli_parse() directly.  Whatever parses is turned into the bwrap
- * argument vector, as --print would; whatever is refused must say why and
- * render as a valid status line.  cli_free() after each parse, so that
- * LeakSanitizer sees every allocation the parser forgot.
- *
- * The parser looks at the host (stat, realpath, getenv, /etc/passwd): it
- * reads and never writes, so any input is safe to run here.  Built and run
- * by scripts/fuzz.
+ * Each input is used three ways, none of which looks at the host: as the
+ * text of a policy file, lexed by policyfile.c with variables from a fixed
+ * table; split at NUL and newline bytes into argv words for cli_parse();
+ * and as the paths of a policy built from the lexed lines without
+ * resolving them, turned into the bwrap argument vector as --print would.
+ * Whatever is refused must say why and render as a valid status line.
+ * Everything is freed after each input, so that LeakSanitizer sees every
+ * allocation forgotten.  Built and run by scripts/fuzz.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "bwrap_argv.h"
 #include "cli.h"
+#include "policyfile.h"
 #include "status.h"
 #include "util.h"
 
@@ -50,52 +46,112 @@ check_invocation(struct invocation *inv, int r)
 		free(line);
 		return;
 	}
-	if ((inv->mode == MODE_RUN || inv->mode == MODE_PRINT) &&
-	    inv->command != NULL && inv->command[0] != NULL) {
-		cleanup_strv struct strv argv = { 0 };
-		cleanup_buf struct buf shell = { 0 };
-		size_t n = bwargv_empty_fds_needed(&inv->policy);
-		cleanup_free int *fds = xcalloc(n, sizeof(int));
-		struct bwargv_input in = {
-			.bwrap = "/usr/bin/bwrap",
-			.empty_fds = fds,
-			.nempty = n,
-			.command = inv->command,
-			.disable_userns = true,
-		};
-
-		for (size_t i = 0; i < n; i++)
-			fds[i] = 3 + (int)i;
-		bwargv_build(&inv->policy, &in, &argv);
-		if (argv.n == 0 || argv.v[argv.n] != NULL ||
-		    strcmp(argv.v[0], "/usr/bin/bwrap") != 0)
+	for (size_t i = 0; i < inv->nrequests; i++)
+		if (options_scope(inv->requests[i].id) == SCOPE_ARGV ||
+		    inv->requests[i].value == NULL)
 			abort();
-		for (size_t i = 0; i < argv.n; i++) {
-			util_shell_quote(&shell, argv.v[i]);
-			buf_addc(&shell, ' ');
-		}
-	}
 }
 
-/* The input as the contents of a --policy file. */
+/* An error message of the lexer: one line of text. */
+static void
+check_message(const char *msg)
+{
+	struct status_report sr = {
+		.status = SBOX_INVALID_POLICY,
+		.detail = msg,
+	};
+	char *line = status_render(&sr);
+	size_t len = strlen(line);
+
+	if (msg[0] == '\0' || len == 0 || len > STATUS_MAX ||
+	    line[len - 1] != '\n' || memchr(line, '\n', len - 1) != NULL)
+		abort();
+	free(line);
+}
+
+static const char *
+lookup(const char *name, void *ctx)
+{
+	(void)ctx;
+	if (strcmp(name, "CWD") == 0)
+		return "/work/dir";
+	if (strcmp(name, "HOME") == 0)
+		return "/home/user";
+	return strcmp(name, "EMPTY") == 0 ? "" : NULL;
+}
+
+/* The lines' grants as mounts, unresolved, and the argv they make. */
+static void
+build_argv(struct policy *p)
+{
+	cleanup_strv struct strv argv = { 0 };
+	cleanup_buf struct buf shell = { 0 };
+	size_t n;
+	int *fds;
+	char *command[] = { "true", NULL };
+	struct bwargv_input in = {
+		.bwrap = "/usr/bin/bwrap",
+		.command = command,
+		.disable_userns = true,
+	};
+
+	policy_add_mount(p, MOUNT_ROOT, "/", "/");
+	n = bwargv_empty_fds_needed(p);
+	fds = xcalloc(n + 1, sizeof(int));
+	for (size_t i = 0; i < n; i++)
+		fds[i] = 3 + (int)i;
+	in.empty_fds = fds;
+	in.nempty = n;
+	bwargv_build(p, &in, &argv);
+	if (argv.n == 0 || argv.v[argv.n] != NULL ||
+	    strcmp(argv.v[0], "/usr/bin/bwrap") != 0)
+		abort();
+	for (size_t i = 0; i < argv.n; i++) {
+		util_shell_quote(&shell, argv.v[i]);
+		buf_addc(&shell, ' ');
+	}
+	free(fds);
+}
+
+/* The input as the text of a policy file. */
 static void
 fuzz_policy_file(const uint8_t *data, size_t size)
 {
-	struct invocation inv;
-	char opt[64];
-	char *argv[] = { "sbox-exec", opt, "--print", "--", "true", NULL };
-	int fd, r;
+	char *text = xmalloc(size + 1);
+	struct policyfile pf;
+	struct policyfile_item it = { 0 };
+	struct policy p;
+	unsigned long last = 0;
 
-	fd = memfd_create("fuzz.policy", MFD_CLOEXEC);
-	if (fd < 0)
-		abort();
-	if (size > 0 && write(fd, data, size) != (ssize_t)size)
-		abort();
-	snprintf(opt, sizeof(opt), "--policy=/proc/self/fd/%d", fd);
-	r = cli_parse(&inv, 5, argv);
-	check_invocation(&inv, r);
-	cli_free(&inv);
-	close(fd);
+	memcpy(text, data, size);
+	text[size] = '\0';
+	policy_init(&p, "/work/dir");
+	policyfile_init(&pf, text, lookup, NULL);
+	while (policyfile_next(&pf, &it) > 0) {
+		if (pf.lineno <= last)
+			abort();
+		last = pf.lineno;
+		if (it.error != NULL) {
+			check_message(it.error);
+			continue;
+		}
+		if (it.id <= OPT_NONE || it.id >= OPT_END ||
+		    options_scope(it.id) == SCOPE_ARGV ||
+		    (it.id == OPT_SETENV && it.value2 == NULL))
+			abort();
+		if (it.value == NULL || it.value[0] != '/')
+			continue;
+		if (it.id == OPT_RW || it.id == OPT_RO)
+			policy_add_mount(&p,
+			    it.id == OPT_RW ? MOUNT_RW : MOUNT_RO, it.value,
+			    it.value);
+		else if (it.id == OPT_HIDE)
+			policy_add_mount(&p, MOUNT_HIDE_FILE, it.value, NULL);
+	}
+	policyfile_item_clear(&it);
+	build_argv(&p);
+	policy_free(&p);
+	free(text);
 }
 
 /* The input as argv words, separated by NUL or newline bytes. */

@@ -1,8 +1,12 @@
-/* Unit tests of cli.c: argv parsing into an invocation (no sandbox run). */
+/*
+ * Unit tests of cli.c and resolve.c: argv parsed into an invocation, then
+ * resolved against this host as main.c does (no sandbox run).
+ */
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "resolve.h"
 #include "util.h"
 #include "tap.h"
 
@@ -11,11 +15,14 @@
 static int
 parse(struct invocation *inv, char **argv)
 {
-	int argc = 0;
+	int argc = 0, r;
 
 	while (argv[argc] != NULL)
 		argc++;
-	return cli_parse(inv, argc, argv);
+	r = cli_parse(inv, argc, argv);
+	if (inv->mode == MODE_HELP || inv->mode == MODE_VERSION)
+		return r;
+	return resolve_invocation(inv);
 }
 
 static void
@@ -100,9 +107,30 @@ test_errors(void)
 	}
 }
 
+/* cli_parse() alone reads argv only: what names the host is kept for
+ * resolve_invocation(), in order. */
+static void
+test_pure(void)
+{
+	struct invocation inv;
+	char *argv[] = { "sbox-exec", "--rw=/no/such/dir", "--net",
+		"--policy=/no/such.policy", "--status-fd=987", "--", "true",
+		NULL };
+
+	ok(cli_parse(&inv, 6 + 1, argv) == 0 && inv.nrequests == 3 &&
+		inv.requests[0].id == OPT_RW && inv.requests[1].id == OPT_NET &&
+		inv.requests[2].id == OPT_POLICY && inv.nstatus_fds == 1 &&
+		inv.status_fds[0] == 987 && inv.policy.nmounts == 0,
+	    "cli_parse keeps paths, files and descriptors unlooked-at");
+	ok(resolve_invocation(&inv) < 0 && inv.err.detail != NULL,
+	    "resolve_invocation finds what is missing");
+	cli_free(&inv);
+}
+
 int
 main(void)
 {
+	test_pure();
 	test_basic();
 	test_errors();
 	return tap_done();

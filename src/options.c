@@ -1,0 +1,306 @@
+/*
+ * options.c - the tables and the help text made from SBOX_OPTIONS, and
+ * the parsers of option values that need nothing but the value.
+ *
+ * Pure: MUST NOT look at the host (files, environment, descriptors).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "util.h"
+
+struct opt_info {
+	const char *name;
+	char letter;
+	int arg;
+	enum opt_scope scope;
+	enum opt_section section;
+	const char *help;
+};
+
+static const struct opt_info table[] = {
+#define SBOX_OPTION_INFO(id, name, letter, arg, scope, section, help)          \
+	[OPT_##id - OPT_NONE - 1] = { name, letter, arg, scope, section, help },
+	SBOX_OPTIONS(SBOX_OPTION_INFO)
+#undef SBOX_OPTION_INFO
+};
+
+static const struct option long_options[] = {
+#define SBOX_OPTION_LONG(id, name, letter, arg, ...)                           \
+	{ name, arg, NULL, OPT_##id },
+	SBOX_OPTIONS(SBOX_OPTION_LONG)
+#undef SBOX_OPTION_LONG
+	    { NULL, 0, NULL, 0 },
+};
+
+static const char *const section_titles[] = {
+	[SECTION_FILESYSTEM] = "Filesystem:",
+	[SECTION_NETWORK] = "Network:",
+	[SECTION_PROCESS] = "Process:",
+	[SECTION_LAUNCHER] = "Launcher:",
+};
+
+/* The column where --help starts an option's description. */
+#define HELP_COLUMN 27
+
+static const struct opt_info *
+info(enum opt_id id)
+{
+	if (id <= OPT_NONE || id >= OPT_END)
+		return NULL;
+	return &table[id - OPT_NONE - 1];
+}
+
+const struct option *
+options_getopt_long(void)
+{
+	return long_options;
+}
+
+/* Leading '+': stop at the command.  Leading ':': we word the errors. */
+const char *
+options_getopt_short(void)
+{
+	static char s[3 + 2 * N_ELEMENTS(table)];
+
+	if (s[0] == '\0') {
+		size_t n = 0;
+
+		s[n++] = '+';
+		s[n++] = ':';
+		for (size_t i = 0; i < N_ELEMENTS(table); i++) {
+			if (table[i].letter == 0)
+				continue;
+			s[n++] = table[i].letter;
+			if (table[i].arg == required_argument)
+				s[n++] = ':';
+		}
+		s[n] = '\0';
+	}
+	return s;
+}
+
+/* The id of what getopt_long returned: a long option's id, or a letter. */
+enum opt_id
+options_from_getopt(int c)
+{
+	if (c > OPT_NONE && c < OPT_END)
+		return (enum opt_id)c;
+	for (size_t i = 0; c > 0 && i < N_ELEMENTS(table); i++)
+		if (table[i].letter == c)
+			return (enum opt_id)(OPT_NONE + 1 + i);
+	return OPT_NONE;
+}
+
+/* A word of a policy file: "--name" or "-x".  *HAS_ARG says whether it
+ * takes a value.  OPT_NONE when there is no such option. */
+enum opt_id
+options_lookup(const char *word, bool *has_arg)
+{
+	for (size_t i = 0; i < N_ELEMENTS(table); i++) {
+		const struct opt_info *o = &table[i];
+
+		if ((word[0] == '-' && word[1] == '-' &&
+			strcmp(word + 2, o->name) == 0) ||
+		    (word[0] == '-' && o->letter != 0 && word[1] == o->letter &&
+			word[2] == '\0')) {
+			*has_arg = o->arg == required_argument;
+			return (enum opt_id)(OPT_NONE + 1 + i);
+		}
+	}
+	return OPT_NONE;
+}
+
+const char *
+options_name(enum opt_id id)
+{
+	const struct opt_info *o = info(id);
+
+	return o ? o->name : "?";
+}
+
+enum opt_scope
+options_scope(enum opt_id id)
+{
+	const struct opt_info *o = info(id);
+
+	return o ? o->scope : SCOPE_ARGV;
+}
+
+/* One line of --help for option O written as LINE ("ARG\tTEXT"). */
+static void
+help_line(FILE *f, const struct opt_info *o, const char *line, size_t len)
+{
+	const char *tab = memchr(line, '\t', len);
+	size_t arglen = tab ? (size_t)(tab - line) : 0;
+	int width;
+
+	if (o->letter != 0)
+		width = fprintf(f, "  -%c, --%s%.*s", o->letter, o->name,
+		    (int)arglen, line);
+	else
+		width = fprintf(f, "      --%s%.*s", o->name, (int)arglen,
+		    line);
+	if (tab == NULL)
+		tab = line + len - 1;
+	fprintf(f, "%*s%.*s\n", width < HELP_COLUMN ? HELP_COLUMN - width : 2,
+	    "", (int)(line + len - tab - 1), tab + 1);
+}
+
+void
+options_help(FILE *f)
+{
+	fputs(
+	    "Usage: sbox-exec [OPTION]... [--] COMMAND [ARG]...\n"
+	    "       sbox-exec --check [OPTION]...\n"
+	    "       sbox-exec --print [OPTION]... [--] COMMAND [ARG]...\n"
+	    "Run COMMAND inside a bubblewrap sandbox, or refuse (exit 125).\n",
+	    f);
+	for (size_t s = 0; s < N_ELEMENTS(section_titles); s++) {
+		fprintf(f, "%s%s\n", s == 0 ? "\n" : "", section_titles[s]);
+		for (size_t i = 0; i < N_ELEMENTS(table); i++) {
+			const char *line = table[i].help;
+
+			if (table[i].section != s)
+				continue;
+			while (*line != '\0') {
+				size_t len = strcspn(line, "\n");
+
+				help_line(f, &table[i], line, len);
+				line += len + (line[len] == '\n');
+			}
+		}
+	}
+	fputs(
+	    "\n"
+	    "Exit status: the command's (128+N if killed by signal N); 125 if\n"
+	    "sbox-exec refused; 126 if COMMAND cannot be executed; 127 if it is not\n"
+	    "found.  With --check: 0 if the sandbox can be created, else 125.\n"
+	    "\n"
+	    "See sbox-exec(1) for the status format and policy files.\n",
+	    f);
+}
+
+/* Decimal digits, with at most one '.' and digits after it: what
+ * strtod() takes besides (hexadecimal, exponents, "inf", blanks) is not
+ * a duration. */
+static bool
+plain_decimal(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	if (s[n] == '.') {
+		s += n + 1;
+		n = strspn(s, "0123456789");
+	}
+	return n > 0 && s[n] == '\0';
+}
+
+/* A number of seconds above 0 and at most a day, into milliseconds. */
+int
+options_parse_seconds(const char *value, long *ms)
+{
+	char *end;
+	double secs;
+
+	errno = 0;
+	secs = strtod(value, &end);
+	if (!plain_decimal(value) || *end != '\0' || errno != 0 ||
+	    !isfinite(secs) || secs <= 0 || secs > 86400)
+		return -1;
+	*ms = (long)ceil(secs * 1000);
+	return 0;
+}
+
+/* A name --setenv and --unsetenv take: not empty, no '='. */
+bool
+options_env_name(const char *name)
+{
+	return name[0] != '\0' && strchr(name, '=') == NULL;
+}
+
+static bool
+profile_name(const char *name)
+{
+	return name[0] != '\0' && strchr(name, '/') == NULL &&
+	    strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
+}
+
+/*
+ * Whether VALUE has the form option ID takes, wherever it was given:
+ * NULL, or what is wrong, worded for the user (to be freed).  What the
+ * value names on the host is resolve.c's to check.
+ */
+char *
+options_check_value(enum opt_id id, const char *value)
+{
+	const char *name = options_name(id);
+	long ms;
+	int fd;
+
+	switch (id) {
+	case OPT_FS:
+		if (strcmp(value, "host") != 0 && strcmp(value, "minimal") != 0)
+			return xasprintf(
+			    "--fs: '%s' is not 'host' or 'minimal'", value);
+		return NULL;
+	case OPT_RW:
+	case OPT_RO:
+	case OPT_HIDE:
+	case OPT_RO_TRY:
+	case OPT_RW_TRY:
+	case OPT_ALLOW_SOCKET:
+	case OPT_CHDIR:
+	case OPT_BWRAP:
+		return value[0] == '\0' ? xasprintf("--%s: empty path", name) :
+					  NULL;
+	case OPT_POLICY:
+		return value[0] == '\0' ?
+		    xasprintf("--policy: empty file name") :
+		    NULL;
+	case OPT_PROFILE:
+		return profile_name(value) ?
+		    NULL :
+		    xasprintf("--profile: '%s' is not a profile name", value);
+	case OPT_SETENV:
+	case OPT_UNSETENV:
+		return options_env_name(value) ?
+		    NULL :
+		    xasprintf("--%s: '%s' is not a variable name", name, value);
+	case OPT_KEEP_FD:
+	case OPT_STATUS_FD:
+		return util_parse_fd(value, &fd) == 0 ?
+		    NULL :
+		    xasprintf("--%s: '%s' is not a descriptor number", name,
+			value);
+	case OPT_PROBE_TIMEOUT:
+		return options_parse_seconds(value, &ms) == 0 ?
+		    NULL :
+		    xasprintf(
+			"--probe-timeout: '%s' is not a number of seconds between 0 and 86400",
+			value);
+	case OPT_NONE:
+	case OPT_ALLOW_SETUID_FILES:
+	case OPT_NO_NET:
+	case OPT_NET:
+	case OPT_CLEARENV:
+	case OPT_TTY:
+	case OPT_CHECK:
+	case OPT_PRINT:
+	case OPT_JSON:
+	case OPT_STATUS_SOCKET:
+	case OPT_QUIET:
+	case OPT_VERBOSE:
+	case OPT_HELP:
+	case OPT_VERSION:
+	case OPT_END:
+		break;
+	}
+	return NULL;
+}

@@ -1,0 +1,676 @@
+/*
+ * resolve.c - what a parsed invocation means on this host: policy files
+ * and profiles read, paths resolved, the sandbox's base mounts and the
+ * host protection added, the result checked.
+ *
+ * Policy files are applied first, in the order they were named, then the
+ * command line's other options in order, so that the command line has the
+ * last word (sbox-exec(1), POLICY FILES).  Reads the host, never writes
+ * it.  MUST NOT exit or print: the first problem goes to inv->err.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "grant.h"
+#include "policyfile.h"
+#include "protect.h"
+#include "resolve.h"
+#include "util.h"
+
+#ifndef PKGDATADIR
+#define PKGDATADIR "/usr/local/share/sbox-exec"
+#endif
+
+#define MAX_INCLUDE_DEPTH 16
+#define MAX_POLICY_BYTES (1 << 20)
+#define MAX_POLICY_FILES 256 /* includes, counted over the whole parse */
+#define MAX_KEEP_FDS 1000    /* stage two takes them as one argument */
+#define N_ANCHORS 3	     /* the working directory and both homes */
+
+/* Where the option being applied came from, for messages. */
+struct origin {
+	const char *file; /* NULL: the command line */
+	unsigned long line;
+};
+
+static const struct origin cmdline = { 0 };
+
+struct resolver {
+	struct invocation *inv;
+	struct {
+		dev_t dev;
+		ino_t ino;
+	} stack[MAX_INCLUDE_DEPTH]; /* the files being read, for loops */
+	size_t depth;
+	int nfiles;
+	char *anchors[N_ANCHORS]; /* for grants from files */
+	bool anchors_set;
+};
+
+#define fail(rs, o, ...) cli_fail((rs)->inv, (o)->file, (o)->line, __VA_ARGS__)
+
+static void apply_option(struct resolver *, enum opt_id, const char *,
+    const char *, const struct origin *);
+
+/*
+ * The home directory from /etc/passwd, for when HOME is unset: read with
+ * fgetpwent, which needs no name service and so works in a static binary.
+ */
+static char *
+passwd_home(uid_t uid)
+{
+	FILE *f = fopen("/etc/passwd", "re");
+	struct passwd *pw;
+	char *home = NULL;
+
+	if (f == NULL)
+		return NULL;
+	while ((pw = fgetpwent(f)) != NULL)
+		if (pw->pw_uid == uid) {
+			home = xstrdup(pw->pw_dir);
+			break;
+		}
+	fclose(f);
+	return home;
+}
+
+/* Where a grant from a policy file may not pass a symlink: below the
+ * working directory and below either home directory. */
+static const char *const *
+grant_anchors(struct resolver *rs)
+{
+	if (!rs->anchors_set) {
+		const char *home = getenv("HOME");
+		cleanup_free char *pw = passwd_home(getuid());
+
+		rs->anchors[0] = xstrdup(rs->inv->policy.cwd);
+		if (home != NULL && home[0] == '/')
+			rs->anchors[1] = util_path_absolute(home, "/");
+		if (pw != NULL && pw[0] == '/')
+			rs->anchors[2] = util_path_absolute(pw, "/");
+		rs->anchors_set = true;
+	}
+	return (const char *const *)rs->anchors;
+}
+
+/*
+ * The host path a grant names: as the shell would resolve it when typed,
+ * without passing a planted symlink when it came from a policy file.
+ * NULL when there is nothing to grant (a -try skipped, or an error
+ * recorded).
+ */
+static char *
+grant_source(struct resolver *rs, enum opt_id id, const char *value,
+    const char *abs, const struct origin *o)
+{
+	bool try = id == OPT_RO_TRY || id == OPT_RW_TRY;
+	char *src = NULL;
+
+	if (o->file == NULL || id == OPT_HIDE) {
+		src = realpath(value, NULL);
+		/* Nothing to hide where nothing is. */
+		if (src == NULL && !try && !(id == OPT_HIDE && errno == ENOENT))
+			fail(rs, o, "--%s: %s: %s", options_name(id), value,
+			    strerror(errno));
+		return src;
+	}
+	switch (grant_resolve(abs, grant_anchors(rs), N_ANCHORS, &src)) {
+	case GRANT_OK:
+		return src;
+	case GRANT_LINK:
+		if (!try)
+			fail(rs, o,
+			    "--%s: %s passes through a symlink, which a grant from a policy file does not follow; name the place it leads to on the command line",
+			    options_name(id), value);
+		break;
+	case GRANT_MISSING:
+	case GRANT_ERROR:
+		if (!try)
+			fail(rs, o, "--%s: %s: %s", options_name(id), value,
+			    strerror(errno));
+		break;
+	}
+	free(src);
+	return NULL;
+}
+
+static enum mount_kind
+grant_kind(enum opt_id id, const struct stat *st)
+{
+	if (id == OPT_RW || id == OPT_RW_TRY)
+		return MOUNT_RW;
+	if (id == OPT_HIDE)
+		return S_ISDIR(st->st_mode) ? MOUNT_HIDE_DIR : MOUNT_HIDE_FILE;
+	return MOUNT_RO;
+}
+
+/* --ro, --rw, --hide, the -try forms and --allow-socket. */
+static void
+add_path(struct resolver *rs, enum opt_id id, const char *value,
+    const struct origin *o)
+{
+	struct policy *p = &rs->inv->policy;
+	cleanup_free char *dest = NULL, *src = NULL;
+	enum mount_kind kind;
+	struct mount *m;
+	struct stat st;
+
+	/*
+	 * The mount goes where the links lead: bwrap cannot create a mount
+	 * point below a symlink, and the path as given still leads there
+	 * through the same links, which the sandbox shows too.
+	 */
+	dest = util_path_absolute(value, p->cwd);
+	src = grant_source(rs, id, value, dest, o);
+	if (src == NULL)
+		return;
+	if (stat(src, &st) < 0) {
+		fail(rs, o, "--%s: %s: %s", options_name(id), value,
+		    strerror(errno));
+		return;
+	}
+	if (id == OPT_ALLOW_SOCKET && !S_ISSOCK(st.st_mode)) {
+		fail(rs, o, "--allow-socket: %s: not a unix socket", value);
+		return;
+	}
+	kind = grant_kind(id, &st);
+	m = policy_add_mount(p, kind, src,
+	    kind == MOUNT_HIDE_DIR || kind == MOUNT_HIDE_FILE ? NULL : src);
+	m->from_file = o->file != NULL;
+	if (strcmp(dest, src) != 0)
+		m->given = steal_pointer(&dest);
+}
+
+static void
+add_keep_fd(struct resolver *rs, const char *value, const struct origin *o)
+{
+	struct policy *p = &rs->inv->policy;
+	int fd;
+
+	if (util_parse_fd(value, &fd) < 0) /* options_check_value() said */
+		return;
+	if (fcntl(fd, F_GETFD) < 0)
+		fail(rs, o, "--keep-fd=%d: descriptor is not open", fd);
+	else if (p->nkeep >= MAX_KEEP_FDS)
+		fail(rs, o, "--keep-fd: at most %d descriptors", MAX_KEEP_FDS);
+	else
+		policy_add_keep_fd(p, fd);
+}
+
+static void
+set_chdir(struct resolver *rs, const char *value, const struct origin *o)
+{
+	struct policy *p = &rs->inv->policy;
+
+	free(p->chdir);
+	/* Resolved like the mounts, so that they can be compared. */
+	p->chdir = realpath(value, NULL);
+	if (p->chdir == NULL)
+		p->chdir = util_path_absolute(value, p->cwd);
+}
+
+/*
+ * Read the SIZE bytes fstat() reported, no more: a file that claims no
+ * size but never ends (/proc/kmsg) reads as empty instead of hanging.
+ */
+static int
+read_file(int fd, size_t size, char **out, size_t *lenp)
+{
+	cleanup_free char *buf = xmalloc(size + 1);
+	size_t len = 0;
+
+	while (len < size) {
+		ssize_t n = read(fd, buf + len, size - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	*lenp = len;
+	*out = steal_pointer(&buf);
+	return 0;
+}
+
+/* A policy file may be read: a regular file, not one being read already,
+ * within the limits. */
+static bool
+may_read(struct resolver *rs, const struct stat *st, const char *path,
+    const char *opt, const struct origin *from)
+{
+	if (!S_ISREG(st->st_mode)) {
+		fail(rs, from, "%s: %s: not a regular file", opt, path);
+		return false;
+	}
+	for (size_t i = 0; i < rs->depth; i++)
+		if (rs->stack[i].dev == st->st_dev &&
+		    rs->stack[i].ino == st->st_ino) {
+			fail(rs, from, "%s: %s: includes itself", opt, path);
+			return false;
+		}
+	if (rs->depth == MAX_INCLUDE_DEPTH) {
+		fail(rs, from, "%s: %s: policy files nested more than %d deep",
+		    opt, path, MAX_INCLUDE_DEPTH);
+		return false;
+	}
+	if (++rs->nfiles > MAX_POLICY_FILES) {
+		fail(rs, from, "%s: %s: more than %d policy files read in all",
+		    opt, path, MAX_POLICY_FILES);
+		return false;
+	}
+	if (st->st_size > MAX_POLICY_BYTES) {
+		fail(rs, from, "%s: %s: larger than %d bytes", opt, path,
+		    MAX_POLICY_BYTES);
+		return false;
+	}
+	return true;
+}
+
+/* ${CWD} and the environment, for the lexer. */
+static const char *
+lookup_variable(const char *name, void *ctx)
+{
+	const struct invocation *inv = ctx;
+
+	return strcmp(name, "CWD") == 0 ? inv->policy.cwd : getenv(name);
+}
+
+/* Apply each option of TEXT, a policy file read from PATH. */
+static void
+apply_file(struct resolver *rs, const char *path, char *text)
+{
+	struct policyfile pf;
+	struct policyfile_item it = { 0 };
+
+	policyfile_init(&pf, text, lookup_variable, rs->inv);
+	while (policyfile_next(&pf, &it) > 0) {
+		struct origin o = { .file = path, .line = pf.lineno };
+
+		if (it.error != NULL)
+			fail(rs, &o, "%s", it.error);
+		else
+			apply_option(rs, it.id, it.value, it.value2, &o);
+	}
+	policyfile_item_clear(&it);
+}
+
+/* Read a policy file; OPT names the option that brought it in. */
+static void
+load_policy(struct resolver *rs, const char *path, const char *opt,
+    const struct origin *from)
+{
+	cleanup_fd int fd = -1;
+	cleanup_free char *text = NULL;
+	struct stat st;
+	size_t len;
+
+	/* O_NONBLOCK: a FIFO must not hang us before we can look at it. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		fail(rs, from, "%s: %s: %s", opt, path, strerror(errno));
+		return;
+	}
+	if (!may_read(rs, &st, path, opt, from))
+		return;
+	if (read_file(fd, (size_t)st.st_size, &text, &len) < 0) {
+		fail(rs, from, "%s: %s: %s", opt, path, strerror(errno));
+		return;
+	}
+	if (memchr(text, '\0', len) != NULL) {
+		fail(rs, from, "%s: %s: not a text file", opt, path);
+		return;
+	}
+	rs->stack[rs->depth].dev = st.st_dev;
+	rs->stack[rs->depth].ino = st.st_ino;
+	rs->depth++;
+	apply_file(rs, path, text);
+	rs->depth--;
+}
+
+/*
+ * A user's profile (CAND[0], taken as CAND[USED]) that has the name of a
+ * shipped one replaces it: said with -v and --check, since a sandbox that
+ * could write the user's directory may have put it there.
+ */
+static void
+note_shadowing(struct resolver *rs, const char *name, char *const *cand,
+    size_t n, size_t used, bool has_user)
+{
+	if (used != 0 || !has_user)
+		return;
+	for (size_t i = 1; i < n; i++)
+		if (access(cand[i], F_OK) == 0) {
+			strv_addf(&rs->inv->notices,
+			    "the user's profile %s replaces the shipped profile '%s' (%s)",
+			    cand[0], name, cand[i]);
+			return;
+		}
+}
+
+/*
+ * Where a profile NAME may be, in order: the user's directory, then the
+ * shipped one; then, for a relocated install or a build tree, the same
+ * relative to the executable.  Returns how many; *HAS_USER when the first
+ * is the user's.
+ */
+static size_t
+profile_candidates(const char *name, char *cand[4], bool *has_user)
+{
+	cleanup_free char *exe_dir = util_exe_dir();
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	size_t n = 0;
+
+	if (xdg != NULL && xdg[0] == '/')
+		cand[n++] = xasprintf("%s/sbox-exec/profiles/%s.policy", xdg,
+		    name);
+	else if (home != NULL && home[0] == '/')
+		cand[n++] = xasprintf("%s/.config/sbox-exec/profiles/%s.policy",
+		    home, name);
+	*has_user = n > 0;
+	cand[n++] = xasprintf("%s/profiles/%s.policy", PKGDATADIR, name);
+	if (exe_dir != NULL) {
+		cand[n++] = xasprintf(
+		    "%s/../share/sbox-exec/profiles/%s.policy", exe_dir, name);
+		cand[n++] = xasprintf("%s/../profiles/%s.policy", exe_dir,
+		    name);
+	}
+	return n;
+}
+
+static void
+load_profile(struct resolver *rs, const char *name, const struct origin *o)
+{
+	char *cand[4] = { NULL };
+	bool has_user;
+	size_t n, i;
+
+	n = profile_candidates(name, cand, &has_user);
+	for (i = 0; i < n && access(cand[i], F_OK) != 0; i++)
+		;
+	if (i < n) {
+		note_shadowing(rs, name, cand, n, i, has_user);
+		load_policy(rs, cand[i], "--profile", o);
+	} else {
+		fail(rs, o,
+		    "--profile: no profile named '%s' in the user's directory or in %s/profiles",
+		    name, PKGDATADIR);
+	}
+	for (i = 0; i < n; i++)
+		free(cand[i]);
+}
+
+/* Apply one option, from argv or a file.  VALUE2 only for --setenv. */
+static void
+apply_option(struct resolver *rs, enum opt_id id, const char *value,
+    const char *value2, const struct origin *o)
+{
+	struct policy *p = &rs->inv->policy;
+
+	switch (id) {
+	case OPT_FS: /* "host" or "minimal": options_check_value() */
+		p->fs = strcmp(value, "minimal") == 0 ? FS_MINIMAL : FS_HOST;
+		break;
+	case OPT_RW:
+	case OPT_RO:
+	case OPT_HIDE:
+	case OPT_RO_TRY:
+	case OPT_RW_TRY:
+	case OPT_ALLOW_SOCKET:
+		add_path(rs, id, value, o);
+		break;
+	case OPT_NET:
+	case OPT_NO_NET:
+		p->net = id == OPT_NET;
+		break;
+	case OPT_CHDIR:
+		set_chdir(rs, value, o);
+		break;
+	case OPT_SETENV:
+	case OPT_UNSETENV:
+		policy_add_env(p, id == OPT_SETENV ? ENV_SET : ENV_UNSET, value,
+		    value2);
+		break;
+	case OPT_CLEARENV:
+		policy_add_env(p, ENV_CLEAR, NULL, NULL);
+		break;
+	case OPT_KEEP_FD:
+		add_keep_fd(rs, value, o);
+		break;
+	case OPT_TTY:
+		p->tty = true;
+		break;
+	case OPT_PROBE_TIMEOUT:
+		(void)options_parse_seconds(value, &rs->inv->probe_timeout_ms);
+		break;
+	case OPT_POLICY:
+		load_policy(rs, value, "--policy", o);
+		break;
+	case OPT_PROFILE:
+		load_profile(rs, value, o);
+		break;
+	case OPT_NONE:
+	case OPT_ALLOW_SETUID_FILES:
+	case OPT_CHECK:
+	case OPT_PRINT:
+	case OPT_JSON:
+	case OPT_BWRAP:
+	case OPT_STATUS_FD:
+	case OPT_STATUS_SOCKET:
+	case OPT_QUIET:
+	case OPT_VERBOSE:
+	case OPT_HELP:
+	case OPT_VERSION:
+	case OPT_END:
+		break; /* the launcher's own: cli.c took them */
+	}
+}
+
+/* The mounts every sandbox starts from, before the user's own. */
+static void
+add_base_mounts(struct policy *p)
+{
+	static const char *const system_dirs[] = {
+		"/usr",
+		"/etc",
+		"/bin",
+		"/sbin",
+		"/lib",
+		"/lib32",
+		"/lib64",
+		"/libx32",
+	};
+
+	if (p->fs == FS_HOST) {
+		policy_add_mount(p, MOUNT_ROOT, "/", "/");
+	} else {
+		for (size_t i = 0; i < N_ELEMENTS(system_dirs); i++) {
+			const char *d = system_dirs[i];
+			char target[PATH_MAX];
+			struct stat st;
+			ssize_t n;
+
+			if (lstat(d, &st) < 0)
+				continue;
+			if (S_ISLNK(st.st_mode)) {
+				n = readlink(d, target, sizeof(target) - 1);
+				if (n <= 0)
+					continue;
+				target[n] = '\0';
+				policy_add_mount(p, MOUNT_SYMLINK, d, target);
+			} else if (S_ISDIR(st.st_mode)) {
+				policy_add_mount(p, MOUNT_SYSTEM, d, d);
+			}
+		}
+	}
+	policy_add_mount(p, MOUNT_DEV, "/dev", NULL);
+	policy_add_mount(p, MOUNT_PROC, "/proc", NULL);
+	policy_add_mount(p, MOUNT_TMP, "/tmp", NULL);
+}
+
+static const char *
+env_lookup(const char *name, void *ctx)
+{
+	(void)ctx;
+	return getenv(name);
+}
+
+/*
+ * The credential lists: the shipped one, which must be there, then the
+ * user's, which may only add to it.
+ */
+static int
+load_credentials(const struct creds_env *cenv, struct creds_list *cl,
+    struct sbox_error *e)
+{
+	cleanup_free char *shipped = creds_shipped_path();
+	cleanup_free char *user = creds_user_path(getenv("XDG_CONFIG_HOME"),
+	    getenv("HOME"));
+
+	if (creds_load(shipped, true, cenv, cl, e) < 0)
+		return -1;
+	if (user != NULL && creds_load(user, false, cenv, cl, e) < 0)
+		return -1;
+	return 0;
+}
+
+static void
+add_protection(struct invocation *inv)
+{
+	cleanup_free char *pw_home = passwd_home(getuid());
+	struct creds_list cl = { 0 };
+	struct creds_env cenv = {
+		.homes = { getenv("HOME"), pw_home },
+		.getenv = env_lookup,
+	};
+	struct protect_env env = {
+		.homes = { getenv("HOME"), pw_home },
+		.runtime_dir = getenv("XDG_RUNTIME_DIR"),
+		.uid = getuid(),
+		.status_sockets = inv->status_sockets,
+		.nstatus_sockets = inv->nstatus_sockets,
+		.creds = &cl,
+		.cenv = &cenv,
+	};
+	struct sbox_error e = { 0 };
+
+	if ((load_credentials(&cenv, &cl, &e) < 0 ||
+		protect_add_defaults(&inv->policy, &env, &e) < 0) &&
+	    inv->err.detail == NULL)
+		inv->err = e;
+	else
+		sbox_error_clear(&e);
+	creds_list_clear(&cl);
+}
+
+/* Status descriptors must be open (one that is not is dropped: nothing
+ * can be told there), and not also given to the command. */
+static void
+check_status_fds(struct invocation *inv)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < inv->nstatus_fds; i++) {
+		int fd = inv->status_fds[i];
+
+		if (fcntl(fd, F_GETFD) < 0) {
+			cli_fail(inv, NULL, 0,
+			    "--status-fd=%d: descriptor is not open", fd);
+			continue;
+		}
+		if (policy_keeps_fd(&inv->policy, fd))
+			cli_fail(inv, NULL, 0,
+			    "descriptor %d is both --status-fd and --keep-fd",
+			    fd);
+		inv->status_fds[kept++] = fd;
+	}
+	inv->nstatus_fds = kept;
+}
+
+/*
+ * The working directory must exist where the sandbox takes it from the
+ * host; bwrap would only fail later, and less clearly.
+ */
+static void
+check_chdir(struct invocation *inv)
+{
+	const struct policy *p = &inv->policy;
+	const struct mount *m = policy_mount_for(p, p->chdir);
+	cleanup_free char *host = NULL;
+	struct stat st;
+
+	if (m == NULL || m->src == NULL || !policy_mount_from_host(m->kind))
+		return;
+	host = xasprintf("%s%s", m->src, p->chdir + strlen(m->dest));
+	if (stat(host, &st) < 0)
+		cli_fail(inv, NULL, 0, "--chdir: %s: %s", p->chdir,
+		    strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		cli_fail(inv, NULL, 0, "--chdir: %s: %s", p->chdir,
+		    strerror(ENOTDIR));
+}
+
+/* The requests of the command line: files first, then the rest. */
+static void
+apply_requests(struct resolver *rs)
+{
+	const struct invocation *inv = rs->inv;
+
+	for (size_t i = 0; i < inv->nrequests; i++)
+		if (options_scope(inv->requests[i].id) == SCOPE_INCLUDE)
+			apply_option(rs, inv->requests[i].id,
+			    inv->requests[i].value, NULL, &cmdline);
+	for (size_t i = 0; i < inv->nrequests; i++)
+		if (options_scope(inv->requests[i].id) != SCOPE_INCLUDE)
+			apply_option(rs, inv->requests[i].id,
+			    inv->requests[i].value, inv->requests[i].value2,
+			    &cmdline);
+}
+
+int
+resolve_invocation(struct invocation *inv)
+{
+	struct resolver rs = { .inv = inv };
+	cleanup_free char *cwd = getcwd(NULL, 0);
+	const char *env_bwrap = getenv("SBOX_EXEC_BWRAP");
+
+	/* Refused by cli_parse(): only the channels to tell it on matter. */
+	if (inv->err.detail != NULL) {
+		check_status_fds(inv);
+		return -1;
+	}
+	policy_init(&inv->policy, cwd ? cwd : "/");
+	if (cwd == NULL)
+		cli_fail(inv, NULL, 0,
+		    "cannot determine the working directory: %s",
+		    strerror(errno));
+	apply_requests(&rs);
+	for (size_t i = 0; i < N_ANCHORS; i++)
+		free(rs.anchors[i]);
+	if (inv->bwrap == NULL && env_bwrap != NULL && env_bwrap[0] != '\0')
+		inv->bwrap = xstrdup(env_bwrap);
+	check_status_fds(inv);
+	add_base_mounts(&inv->policy);
+	/* Refused already: no need to look further at the host. */
+	if (inv->err.detail != NULL)
+		return -1;
+	add_protection(inv);
+	if (inv->err.detail == NULL &&
+	    policy_finish(&inv->policy, &inv->err) == 0)
+		check_chdir(inv);
+	return inv->err.detail == NULL ? 0 : -1;
+}
