@@ -2,29 +2,20 @@
  * creds.c - the credential list: a data file of path patterns, one a
  * line, shipped in $(pkgdatadir) and extended by the user's own file.
  *
- * The syntax is in sbox-exec(1), HOST PROTECTION; the line parser is pure
- * (strings in, strings out) and tested with strings.  MUST: fail closed,
- * so a shipped list that is missing, unreadable or malformed is a
- * refusal, never less protection; the user's file may only add entries.
+ * The syntax is in sbox-exec(1), HOST PROTECTION.  Pure: strings in,
+ * strings out, tested with strings; load.c finds and reads the files.
+ * MUST: fail closed, so a shipped list that is missing, unreadable or
+ * malformed is a refusal, never less protection; the user's file may
+ * only add entries.
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "creds.h"
-#include "probe.h"
-
-#ifndef PKGDATADIR
-#define PKGDATADIR "/usr/local/share/sbox-exec"
-#endif
 
 #define CREDS_FILE "credentials"
-#define MAX_CREDS_BYTES (1 << 20)
 
 static bool
 is_blank(char c)
@@ -164,35 +155,6 @@ creds_parse_line(const char *line, const struct creds_env *env,
 	return 0;
 }
 
-/*
- * The shipped list: in PKGDATADIR, then, for a relocated install or a
- * build tree, relative to the executable, as the profiles are found.
- * The first that exists, or the installed path when none does.
- */
-char *
-creds_shipped_path(void)
-{
-	cleanup_free char *exe_dir = util_exe_dir();
-	char *cand[3] = { NULL };
-	size_t n = 0;
-	char *found = NULL;
-
-	cand[n++] = xasprintf("%s/%s", PKGDATADIR, CREDS_FILE);
-	if (exe_dir != NULL) {
-		cand[n++] = xasprintf("%s/../share/sbox-exec/%s", exe_dir,
-		    CREDS_FILE);
-		cand[n++] = xasprintf("%s/../data/%s", exe_dir, CREDS_FILE);
-	}
-	for (size_t i = 0; i < n; i++) {
-		struct stat st;
-
-		if (found == NULL && lstat(cand[i], &st) == 0)
-			found = util_path_absolute(cand[i], "/");
-		free(cand[i]);
-	}
-	return found ? found : xasprintf("%s/%s", PKGDATADIR, CREDS_FILE);
-}
-
 /* ${XDG_CONFIG_HOME:-~/.config}/sbox-exec/credentials, or NULL. */
 char *
 creds_user_path(const char *xdg_config_home, const char *home)
@@ -206,79 +168,17 @@ creds_user_path(const char *xdg_config_home, const char *home)
 }
 
 /*
- * Read the list at PATH into OUT.  A missing file is an error when
- * REQUIRED (the shipped one), nothing otherwise (the user's).
+ * Every line of TEXT, the list read from PATH, into OUT; TEXT is cut into
+ * lines in place.  The first wrong line is an error naming PATH and its
+ * number.
  */
 int
-creds_load(const char *path, bool required, const struct creds_env *env,
+creds_parse_text(char *text, const char *path, const struct creds_env *env,
     struct creds_list *out, struct sbox_error *err)
 {
-	const char *what = required ? "the shipped credential list" :
-				      "the user's credential list";
-	cleanup_fd int fd = -1;
-	cleanup_free char *text = NULL;
-	struct stat st;
-	size_t len = 0, lineno = 0;
+	size_t lineno = 0;
 	char *line, *next;
 
-	/* O_NONBLOCK: a FIFO must not hang us before we can look at it. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0 && !required && (errno == ENOENT || errno == ENOTDIR))
-		return 0;
-	/*
-	 * HOME may be another user's (nobody with root's HOME): a file this
-	 * user cannot reach is not this user's.  One of the user's own that
-	 * cannot be read still refuses.
-	 */
-	if (fd < 0 && !required && errno == EACCES &&
-	    (lstat(path, &st) < 0 || st.st_uid != getuid()))
-		return 0;
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		int e = errno;
-		const char *limit = probe_errno_hint(e);
-
-		/* A limit reached is the machine's state, not the install's. */
-		sbox_error_set(err,
-		    limit ? SBOX_PROBE_FAILED : SBOX_INVALID_POLICY,
-		    "cannot read %s %s: %s", what, path, strerror(e));
-		if (limit != NULL)
-			sbox_error_hint(err, "%s", limit);
-		else if (required)
-			sbox_error_hint(err,
-			    "reinstall sbox-exec: without "
-			    "this file it protects less, so "
-			    "it refuses");
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size > MAX_CREDS_BYTES) {
-		sbox_error_set(err, SBOX_INVALID_POLICY,
-		    "cannot read %s %s: not a regular file of at most %d "
-		    "bytes",
-		    what, path, MAX_CREDS_BYTES);
-		return -1;
-	}
-	text = xmalloc((size_t)st.st_size + 1);
-	while (len < (size_t)st.st_size) {
-		ssize_t r = read(fd, text + len, (size_t)st.st_size - len);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			sbox_error_set(err, SBOX_INVALID_POLICY,
-			    "cannot read %s %s: %s", what, path,
-			    strerror(errno));
-			return -1;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	text[len] = '\0';
-	if (memchr(text, '\0', len) != NULL) {
-		sbox_error_set(err, SBOX_INVALID_POLICY,
-		    "%s %s: not a text file", what, path);
-		return -1;
-	}
 	for (line = text; line != NULL && *line != '\0'; line = next) {
 		enum creds_kind kind;
 		const char *why;

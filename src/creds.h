@@ -31,9 +31,8 @@ struct creds_list {
 
 int creds_parse_line(const char *, const struct creds_env *, enum creds_kind *,
     struct strv *, const char **);
-char *creds_shipped_path(void);
 char *creds_user_path(const char *, const char *);
-int creds_load(const char *, bool, const struct creds_env *,
+int creds_parse_text(char *, const char *, const struct creds_env *,
     struct creds_list *, struct sbox_error *);
 void creds_list_clear(struct creds_list *);
 

@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "grant.h"
+#include "load.h"
 #include "policyfile.h"
 #include "protect.h"
 #include "resolve.h"
@@ -219,43 +220,12 @@ set_chdir(struct resolver *rs, const char *value, const struct origin *o)
 		p->chdir = util_path_absolute(value, p->cwd);
 }
 
-/*
- * Read the SIZE bytes fstat() reported, no more: a file that claims no
- * size but never ends (/proc/kmsg) reads as empty instead of hanging.
- */
-static int
-read_file(int fd, size_t size, char **out, size_t *lenp)
-{
-	cleanup_free char *buf = xmalloc(size + 1);
-	size_t len = 0;
-
-	while (len < size) {
-		ssize_t n = read(fd, buf + len, size - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	*lenp = len;
-	*out = steal_pointer(&buf);
-	return 0;
-}
-
-/* A policy file may be read: a regular file, not one being read already,
- * within the limits. */
+/* A policy file read may be applied: not one being read already, within
+ * the limits of nesting and number. */
 static bool
-may_read(struct resolver *rs, const struct stat *st, const char *path,
+may_include(struct resolver *rs, const struct stat *st, const char *path,
     const char *opt, const struct origin *from)
 {
-	if (!S_ISREG(st->st_mode)) {
-		fail(rs, from, "%s: %s: not a regular file", opt, path);
-		return false;
-	}
 	for (size_t i = 0; i < rs->depth; i++)
 		if (rs->stack[i].dev == st->st_dev &&
 		    rs->stack[i].ino == st->st_ino) {
@@ -270,11 +240,6 @@ may_read(struct resolver *rs, const struct stat *st, const char *path,
 	if (++rs->nfiles > MAX_POLICY_FILES) {
 		fail(rs, from, "%s: %s: more than %d policy files read in all",
 		    opt, path, MAX_POLICY_FILES);
-		return false;
-	}
-	if (st->st_size > MAX_POLICY_BYTES) {
-		fail(rs, from, "%s: %s: larger than %d bytes", opt, path,
-		    MAX_POLICY_BYTES);
 		return false;
 	}
 	return true;
@@ -313,27 +278,28 @@ static void
 load_policy(struct resolver *rs, const char *path, const char *opt,
     const struct origin *from)
 {
-	cleanup_fd int fd = -1;
 	cleanup_free char *text = NULL;
 	struct stat st;
-	size_t len;
 
-	/* O_NONBLOCK: a FIFO must not hang us before we can look at it. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0 || fstat(fd, &st) < 0) {
+	switch (load_text(path, MAX_POLICY_BYTES, &text, &st)) {
+	case LOAD_OK:
+		break;
+	case LOAD_ERRNO:
 		fail(rs, from, "%s: %s: %s", opt, path, strerror(errno));
 		return;
-	}
-	if (!may_read(rs, &st, path, opt, from))
+	case LOAD_NOT_REGULAR:
+		fail(rs, from, "%s: %s: not a regular file", opt, path);
 		return;
-	if (read_file(fd, (size_t)st.st_size, &text, &len) < 0) {
-		fail(rs, from, "%s: %s: %s", opt, path, strerror(errno));
+	case LOAD_TOO_BIG:
+		fail(rs, from, "%s: %s: larger than %d bytes", opt, path,
+		    MAX_POLICY_BYTES);
 		return;
-	}
-	if (memchr(text, '\0', len) != NULL) {
+	case LOAD_NOT_TEXT:
 		fail(rs, from, "%s: %s: not a text file", opt, path);
 		return;
 	}
+	if (!may_include(rs, &st, path, opt, from))
+		return;
 	rs->stack[rs->depth].dev = st.st_dev;
 	rs->stack[rs->depth].ino = st.st_ino;
 	rs->depth++;
@@ -361,37 +327,6 @@ note_shadowing(struct resolver *rs, const char *name, char *const *cand,
 		}
 }
 
-/*
- * Where a profile NAME may be, in order: the user's directory, then the
- * shipped one; then, for a relocated install or a build tree, the same
- * relative to the executable.  Returns how many; *HAS_USER when the first
- * is the user's.
- */
-static size_t
-profile_candidates(const char *name, char *cand[4], bool *has_user)
-{
-	cleanup_free char *exe_dir = util_exe_dir();
-	const char *xdg = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
-	size_t n = 0;
-
-	if (xdg != NULL && xdg[0] == '/')
-		cand[n++] = xasprintf("%s/sbox-exec/profiles/%s.policy", xdg,
-		    name);
-	else if (home != NULL && home[0] == '/')
-		cand[n++] = xasprintf("%s/.config/sbox-exec/profiles/%s.policy",
-		    home, name);
-	*has_user = n > 0;
-	cand[n++] = xasprintf("%s/profiles/%s.policy", PKGDATADIR, name);
-	if (exe_dir != NULL) {
-		cand[n++] = xasprintf(
-		    "%s/../share/sbox-exec/profiles/%s.policy", exe_dir, name);
-		cand[n++] = xasprintf("%s/../profiles/%s.policy", exe_dir,
-		    name);
-	}
-	return n;
-}
-
 static void
 load_profile(struct resolver *rs, const char *name, const struct origin *o)
 {
@@ -399,7 +334,7 @@ load_profile(struct resolver *rs, const char *name, const struct origin *o)
 	bool has_user;
 	size_t n, i;
 
-	n = profile_candidates(name, cand, &has_user);
+	n = load_profile_candidates(name, cand, &has_user);
 	for (i = 0; i < n && access(cand[i], F_OK) != 0; i++)
 		;
 	if (i < n) {
@@ -527,25 +462,6 @@ env_lookup(const char *name, void *ctx)
 {
 	(void)ctx;
 	return getenv(name);
-}
-
-/*
- * The credential lists: the shipped one, which must be there, then the
- * user's, which may only add to it.
- */
-static int
-load_credentials(const struct creds_env *cenv, struct creds_list *cl,
-    struct sbox_error *e)
-{
-	cleanup_free char *shipped = creds_shipped_path();
-	cleanup_free char *user = creds_user_path(getenv("XDG_CONFIG_HOME"),
-	    getenv("HOME"));
-
-	if (creds_load(shipped, true, cenv, cl, e) < 0)
-		return -1;
-	if (user != NULL && creds_load(user, false, cenv, cl, e) < 0)
-		return -1;
-	return 0;
 }
 
 static void

@@ -1,0 +1,213 @@
+/*
+ * load.c - find and read the files sbox-exec takes its policy from.
+ *
+ * MUST NOT write, print or exit.  A file is read whole, once, through a
+ * descriptor opened without following it into a FIFO's wait, and no
+ * further than the size fstat() reported, so that /proc/kmsg or a pipe
+ * cannot hang the launch.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "load.h"
+#include "probe.h"
+#include "util.h"
+
+#ifndef PKGDATADIR
+#define PKGDATADIR "/usr/local/share/sbox-exec"
+#endif
+
+#define CREDS_FILE "credentials"
+#define MAX_CREDS_BYTES (1 << 20)
+
+/* Read the SIZE bytes fstat() reported, no more. */
+static int
+read_whole(int fd, size_t size, char **out)
+{
+	cleanup_free char *buf = xmalloc(size + 1);
+	size_t len = 0;
+
+	while (len < size) {
+		ssize_t n = read(fd, buf + len, size - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	if (memchr(buf, '\0', len) != NULL) {
+		errno = EINVAL;
+		return 1;
+	}
+	*out = steal_pointer(&buf);
+	return 0;
+}
+
+/*
+ * The text of the regular file PATH, of at most MAX bytes, into *TEXT
+ * (NUL-terminated; to be freed); *ST is its fstat(), for callers that
+ * compare files.
+ */
+enum load_result
+load_text(const char *path, size_t max, char **text, struct stat *st)
+{
+	cleanup_fd int fd = -1;
+	int r;
+
+	/* O_NONBLOCK: a FIFO must not hang us before we can look at it. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, st) < 0)
+		return LOAD_ERRNO;
+	if (!S_ISREG(st->st_mode))
+		return LOAD_NOT_REGULAR;
+	if ((size_t)st->st_size > max)
+		return LOAD_TOO_BIG;
+	r = read_whole(fd, (size_t)st->st_size, text);
+	return r < 0 ? LOAD_ERRNO : r > 0 ? LOAD_NOT_TEXT : LOAD_OK;
+}
+
+/*
+ * Where a profile NAME may be, in order: the user's directory, then the
+ * shipped one; then, for a relocated install or a build tree, the same
+ * relative to the executable.  Returns how many; *HAS_USER when the first
+ * is the user's.
+ */
+size_t
+load_profile_candidates(const char *name, char *cand[4], bool *has_user)
+{
+	cleanup_free char *exe_dir = util_exe_dir();
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	size_t n = 0;
+
+	if (xdg != NULL && xdg[0] == '/')
+		cand[n++] = xasprintf("%s/sbox-exec/profiles/%s.policy", xdg,
+		    name);
+	else if (home != NULL && home[0] == '/')
+		cand[n++] = xasprintf("%s/.config/sbox-exec/profiles/%s.policy",
+		    home, name);
+	*has_user = n > 0;
+	cand[n++] = xasprintf("%s/profiles/%s.policy", PKGDATADIR, name);
+	if (exe_dir != NULL) {
+		cand[n++] = xasprintf(
+		    "%s/../share/sbox-exec/profiles/%s.policy", exe_dir, name);
+		cand[n++] = xasprintf("%s/../profiles/%s.policy", exe_dir,
+		    name);
+	}
+	return n;
+}
+
+/*
+ * The shipped list: in PKGDATADIR, then, for a relocated install or a
+ * build tree, relative to the executable, as the profiles are found.
+ * The first that exists, or the installed path when none does.
+ */
+static char *
+shipped_credentials(void)
+{
+	cleanup_free char *exe_dir = util_exe_dir();
+	char *cand[3] = { NULL };
+	size_t n = 0;
+	char *found = NULL;
+
+	cand[n++] = xasprintf("%s/%s", PKGDATADIR, CREDS_FILE);
+	if (exe_dir != NULL) {
+		cand[n++] = xasprintf("%s/../share/sbox-exec/%s", exe_dir,
+		    CREDS_FILE);
+		cand[n++] = xasprintf("%s/../data/%s", exe_dir, CREDS_FILE);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct stat st;
+
+		if (found == NULL && lstat(cand[i], &st) == 0)
+			found = util_path_absolute(cand[i], "/");
+		free(cand[i]);
+	}
+	return found ? found : xasprintf("%s/%s", PKGDATADIR, CREDS_FILE);
+}
+
+/* The user's list is theirs to have or not: missing, or (HOME being
+ * another user's) one this user cannot reach, is no list. */
+static bool
+user_file_absent(const char *path, int e)
+{
+	struct stat st;
+
+	if (e == ENOENT || e == ENOTDIR)
+		return true;
+	return e == EACCES && (lstat(path, &st) < 0 || st.st_uid != getuid());
+}
+
+/*
+ * Read the list at PATH into OUT.  A missing file is an error when
+ * REQUIRED (the shipped one), nothing otherwise (the user's).
+ */
+static int
+load_creds_file(const char *path, bool required, const struct creds_env *env,
+    struct creds_list *out, struct sbox_error *err)
+{
+	const char *what = required ? "the shipped credential list" :
+				      "the user's credential list";
+	cleanup_free char *text = NULL;
+	struct stat st;
+	const char *limit;
+	int e;
+
+	switch (load_text(path, MAX_CREDS_BYTES, &text, &st)) {
+	case LOAD_OK:
+		return creds_parse_text(text, path, env, out, err);
+	case LOAD_NOT_REGULAR:
+	case LOAD_TOO_BIG:
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "cannot read %s %s: not a regular file of at most %d bytes",
+		    what, path, MAX_CREDS_BYTES);
+		return -1;
+	case LOAD_NOT_TEXT:
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "%s %s: not a text file", what, path);
+		return -1;
+	case LOAD_ERRNO:
+		break;
+	}
+	e = errno;
+	if (!required && user_file_absent(path, e))
+		return 0;
+	limit = probe_errno_hint(e);
+	/* A limit reached is the machine's state, not the install's. */
+	sbox_error_set(err, limit ? SBOX_PROBE_FAILED : SBOX_INVALID_POLICY,
+	    "cannot read %s %s: %s", what, path, strerror(e));
+	if (limit != NULL)
+		sbox_error_hint(err, "%s", limit);
+	else if (required)
+		sbox_error_hint(err,
+		    "reinstall sbox-exec: without this file it protects less, so it refuses");
+	return -1;
+}
+
+/*
+ * The credential lists: the shipped one, which must be there, then the
+ * user's, which may only add to it.
+ */
+int
+load_credentials(const struct creds_env *cenv, struct creds_list *cl,
+    struct sbox_error *e)
+{
+	cleanup_free char *shipped = shipped_credentials();
+	cleanup_free char *user = creds_user_path(getenv("XDG_CONFIG_HOME"),
+	    getenv("HOME"));
+
+	if (load_creds_file(shipped, true, cenv, cl, e) < 0)
+		return -1;
+	if (user != NULL && load_creds_file(user, false, cenv, cl, e) < 0)
+		return -1;
+	return 0;
+}
