@@ -1,8 +1,9 @@
 /*
  * policy.c - the policy model and its consistency checks.
  *
- * Data only: no I/O, no printing, no exit().  Paths arrive resolved (cli.c
- * does that against the host); here they are ordered and checked.
+ * Data only: no I/O, no printing, no exit().  Paths arrive resolved
+ * (resolve.c does that against the host); here they are ordered and
+ * checked.
  */
 #include "config.h"
 

@@ -3,8 +3,10 @@
  *
  * A policy is what the options mean once paths are resolved: the mounts in
  * the order they were given, the network choice, the working directory, the
- * environment operations and the descriptors to keep.  The bwrap argument
- * builder is its only reader besides the checks in policy.c.
+ * environment operations and the descriptors to keep.  resolve.c builds it
+ * (with protect.c's masks); the bwrap argument builder turns it into
+ * bwrap's words, and the launcher reads it for what it must do itself
+ * (the terminal, Landlock, the git audit).  Pure: no I/O in policy.c.
  */
 #ifndef SBOX_POLICY_H
 #define SBOX_POLICY_H

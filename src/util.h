@@ -1,8 +1,11 @@
 /*
  * util.h - allocation that dies on exhaustion, cleanup attributes, string
- * vectors and buffers, lexical path helpers.
+ * vectors, buffers and the one way arrays grow, lexical path helpers;
+ * and the few helpers every module shares that touch the process: the
+ * messages on stderr (util_say), the executable's directory, the clock.
  *
- * Owns nothing global.  MUST NOT print except through xdie() on OOM.
+ * Owns nothing global.  MUST NOT print except through util_say() and
+ * xdie() on OOM.
  */
 #ifndef SBOX_UTIL_H
 #define SBOX_UTIL_H
