@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "creds.h"
+#include "gitconfig.h"
 #include "protect.h"
 #include "scan.h"
 #include "util.h"
@@ -156,7 +157,7 @@ plan_run_dir(struct plan *pl, const char *run)
 static char *
 git_pointer(struct plan *pl, const char *file, const char *base)
 {
-	char line[PATH_MAX + 16], *p;
+	char line[PATH_MAX + 16];
 	FILE *f = git_fopen(pl, file);
 	bool ok;
 
@@ -164,14 +165,7 @@ git_pointer(struct plan *pl, const char *file, const char *base)
 		return NULL;
 	ok = fgets(line, sizeof(line), f) != NULL;
 	fclose(f);
-	if (!ok)
-		return NULL;
-	line[strcspn(line, "\r\n")] = '\0';
-	p = strncmp(line, "gitdir:", 7) == 0 ? line + 7 : line;
-	p += strspn(p, " \t");
-	if (*p == '\0')
-		return NULL;
-	return util_path_absolute(p, base);
+	return ok ? gitconfig_pointer(line, base) : NULL;
 }
 
 /*
@@ -227,46 +221,6 @@ plan_git_dir(struct plan *pl, const char *dir, int depth)
 /* Include files followed from one configuration file, at the most. */
 #define GIT_INCLUDE_DEPTH 4
 
-/* VALUE of a git configuration line, unquoted, comment cut: in place. */
-static char *
-git_config_value(char *v)
-{
-	char *out, *r;
-	bool quoted = false;
-
-	v += strspn(v, " \t");
-	for (r = v, out = v; *r != '\0' && *r != '\n' && *r != '\r'; r++) {
-		if (*r == '"') {
-			quoted = !quoted;
-			continue;
-		}
-		if (!quoted && (*r == '#' || *r == ';'))
-			break;
-		if (*r == '\\' && r[1] != '\0')
-			r++;
-		*out++ = *r;
-	}
-	while (out > v && (out[-1] == ' ' || out[-1] == '\t'))
-		out--;
-	*out = '\0';
-	return v;
-}
-
-/* PATH as git reads a path setting: "~/" is HOME, a relative one is
- * taken from BASE. */
-static char *
-git_config_path(const char *path, const char *base, const char *home)
-{
-	if (path[0] == '\0')
-		return NULL;
-	if (path[0] == '~' && path[1] == '/') {
-		if (home == NULL || home[0] != '/')
-			return NULL;
-		return util_path_absolute(path + 2, home);
-	}
-	return util_path_absolute(path, base);
-}
-
 /*
  * The places git takes code or configuration from that FILE names:
  * core.hooksPath (relative to TOP, the work tree) and the files of
@@ -280,49 +234,31 @@ plan_git_config(struct plan *pl, const char *file, const char *top,
     const char *home, int depth)
 {
 	cleanup_free char *dir = NULL;
-	char line[PATH_MAX + 64], section[32] = "";
+	struct gitconfig_lexer lx = { "" };
+	char line[PATH_MAX + 64];
 	FILE *f;
 
 	if (depth < 0 || (f = git_fopen(pl, file)) == NULL)
 		return;
 	dir = util_path_absolute("..", file);
 	while (fgets(line, sizeof(line), f) != NULL) {
-		char *s = line + strspn(line, " \t"), *key, *eq;
 		cleanup_free char *target = NULL;
-		size_t n;
+		char *value = NULL;
 
-		if (*s == '[') {
-			n = strcspn(s + 1, " \t\".]");
-			if (n >= sizeof(section))
-				n = sizeof(section) - 1;
-			for (size_t i = 0; i < n; i++)
-				section[i] = (char)tolower(
-				    (unsigned char)s[1 + i]);
-			section[n] = '\0';
-			s = strchr(s, ']');
-			if (s == NULL)
-				continue;
-			s += 1 + strspn(s + 1, " \t");
-		}
-		key = s;
-		eq = strchr(key, '=');
-		if (eq == NULL)
-			continue;
-		n = strcspn(key, " \t=");
-		if (n == 9 && strcmp(section, "core") == 0 &&
-		    strncasecmp(key, "hookspath", 9) == 0) {
-			target = git_config_path(git_config_value(eq + 1), top,
-			    home);
+		switch (gitconfig_line(&lx, line, &value)) {
+		case GITCONFIG_HOOKS_PATH:
+			target = gitconfig_path(value, top, home);
 			plan_add(pl, WANT_READONLY, steal_pointer(&target));
-		} else if (n == 4 && strncasecmp(key, "path", 4) == 0 &&
-		    (strcmp(section, "include") == 0 ||
-			strcmp(section, "includeif") == 0)) {
-			target = git_config_path(git_config_value(eq + 1), dir,
-			    home);
+			break;
+		case GITCONFIG_INCLUDE_PATH:
+			target = gitconfig_path(value, dir, home);
 			if (target == NULL)
-				continue;
+				break;
 			plan_git_config(pl, target, top, home, depth - 1);
 			plan_add(pl, WANT_READONLY, steal_pointer(&target));
+			break;
+		case GITCONFIG_OTHER:
+			break;
 		}
 	}
 	fclose(f);
