@@ -264,9 +264,7 @@ policy_finish(struct policy *p, struct sbox_error *err)
 		p->chdir = xstrdup(p->cwd);
 	if (!policy_path_visible(p, p->chdir)) {
 		sbox_error_set(err, SBOX_INVALID_POLICY,
-		    "working directory %s is not visible inside the sandbox "
-		    "(grant it with --ro or --rw, or choose another with "
-		    "--chdir)",
+		    "working directory %s is not visible inside the sandbox (grant it with --ro or --rw, or choose another with --chdir)",
 		    p->chdir);
 		return -1;
 	}

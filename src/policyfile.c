@@ -147,8 +147,8 @@ lex_line(struct policyfile *pf, char *line, struct policyfile_item *it)
 	if (it->id == OPT_NONE)
 		it->error = xasprintf("'%s' is not an option", word);
 	else if (options_scope(it->id) == SCOPE_ARGV)
-		it->error = xasprintf("%s belongs on the command line, not in "
-				      "a policy file",
+		it->error = xasprintf(
+		    "%s belongs on the command line, not in a policy file",
 		    word);
 	else if (!has_arg && *p != '\0')
 		it->error = xasprintf("%s takes no value", word);

@@ -676,13 +676,11 @@ check_wide_grants(const struct policy *p, const struct plan *pl,
 			continue;
 		if (m->from_file)
 			sbox_error_set(err, SBOX_INVALID_POLICY,
-			    "a policy file grants %s, %s; only a path typed "
-			    "on the command line may grant that much",
+			    "a policy file grants %s, %s; only a path typed on the command line may grant that much",
 			    m->dest, what);
 		else
 			sbox_error_set(err, SBOX_INVALID_POLICY,
-			    "%s leads through a symlink to %s, %s; name %s "
-			    "itself to grant it",
+			    "%s leads through a symlink to %s, %s; name %s itself to grant it",
 			    m->given, m->dest, what, m->dest);
 		return -1;
 	}
@@ -704,9 +702,7 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 	plan_defaults(&pl, p, env);
 	if (pl.git_overflow)
 		sbox_error_set(err, SBOX_INVALID_POLICY,
-		    "a writable grant holds more git metadata than sbox-exec "
-		    "reads to protect it (%d files and directories, includes "
-		    "and submodules counted)",
+		    "a writable grant holds more git metadata than sbox-exec reads to protect it (%d files and directories, includes and submodules counted)",
 		    GIT_FILES_MAX);
 	else
 		(void)check_wide_grants(p, &pl, env, err);
@@ -752,9 +748,7 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 			    util_path_within(u->dest, pl.v[i].path) &&
 			    !util_path_within(u->given, pl.v[i].path)) {
 				sbox_error_set(err, SBOX_INVALID_POLICY,
-				    "%s leads through a symlink to %s, inside "
-				    "the protected %s; name %s itself to grant "
-				    "it",
+				    "%s leads through a symlink to %s, inside the protected %s; name %s itself to grant it",
 				    u->given, u->dest, pl.v[i].path, u->dest);
 				break;
 			}
@@ -990,25 +984,18 @@ protect_check_setuid(const struct policy *p, struct sbox_error *err)
 		r = scan_setuid(m->src, &found);
 		if (r == 1) {
 			sbox_error_set(err, SBOX_INVALID_POLICY,
-			    "--rw %s holds a setuid or setgid file (or one "
-			    "with file capabilities), %s, which the command "
-			    "could rewrite and keep its privilege (as root)",
+			    "--rw %s holds a setuid or setgid file (or one with file capabilities), %s, which the command could rewrite and keep its privilege (as root)",
 			    m->dest, found);
 			sbox_error_hint(err,
-			    "remove the bit (chmod u-s,g-s; "
-			    "setcap -r for capabilities), "
-			    "grant that directory with --ro, "
-			    "or give --allow-setuid-files");
+			    "remove the bit (chmod u-s,g-s; setcap -r for capabilities), grant that directory with --ro, or give --allow-setuid-files");
 			return -1;
 		}
 		if (r < 0) {
 			sbox_error_set(err, SBOX_INVALID_POLICY,
-			    "--rw %s: more than %d entries or %d levels deep, "
-			    "too many to check for setuid files (as root)",
+			    "--rw %s: more than %d entries or %d levels deep, too many to check for setuid files (as root)",
 			    m->dest, SCAN_SETUID_ENTRIES, SCAN_SETUID_DEPTH);
 			sbox_error_hint(err,
-			    "grant a smaller directory, or "
-			    "give --allow-setuid-files");
+			    "grant a smaller directory, or give --allow-setuid-files");
 			return -1;
 		}
 	}

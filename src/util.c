@@ -349,9 +349,8 @@ util_parse_fd(const char *s, int *fd)
 void
 util_shell_quote(struct buf *b, const char *s)
 {
-	const char
-	    *safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		    "0123456789@%+=:,./-_";
+	const char *safe =
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_";
 
 	if (*s != '\0' && strspn(s, safe) == strlen(s)) {
 		buf_adds(b, s);
