@@ -11,10 +11,10 @@
 #               becomes a failure (CI sets it: a skipped security test
 #               is a missing security test)
 #
-# Sections: set-up; requirements; scratch directories and copies for the
-# unprivileged user; the two passes (root, then nobody); assertions;
-# background processes and teardown; listeners and what the kernel has;
-# the escape catalogue's checks; status lines and messages.
+# Sections: set-up; requirements (and what the kernel has); scratch
+# directories, payloads and copies for the unprivileged user; the two
+# passes (root, then nobody) and terminals; assertions; background
+# processes and teardown; listeners; status lines and messages.
 
 # shellcheck disable=SC2016 # single-quoted scripts run by an inner shell
 
