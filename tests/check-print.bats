@@ -4,8 +4,6 @@
 
 load helpers
 
-bats_require_minimum_version 1.5.0
-
 setup() {
 	requires bwrap jq python3
 	D=$(scratch_dir)

@@ -5,8 +5,6 @@
 
 load helpers
 
-bats_require_minimum_version 1.5.0
-
 setup() {
 	requires bwrap jq
 	D=$(scratch_dir)
@@ -413,13 +411,7 @@ bad_value() {
 @test "--sbox-stage2 run by hand refuses and runs nothing" {
 	local d
 	d=$(scratch_dir)
-	run --separate-stderr "$PY" -c '
-import os, socket, sys
-a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-os.set_inheritable(b.fileno(), True)
-os.execv(sys.argv[1], [sys.argv[1], "--sbox-stage2", "1", str(b.fileno()),
-    "2", "-", "go", "--", "sh", "-c", "echo ran > " + sys.argv[2] + "/marker"])
-' "$SBOX_EXEC" "$d"
+	run --separate-stderr "$PY" "$(payload stage2-by-hand.py)" "$SBOX_EXEC" "$d"
 	assert_status 125
 	[ ! -e "$d/marker" ]
 	assert_contains "$stderr" "sbox-exec: "

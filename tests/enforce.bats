@@ -1,17 +1,16 @@
 #!/usr/bin/env bats
-# SPEC "Filesystem", "Network", "Process", "Exit status": what the sandbox
+# SPEC "Filesystem", "Process", "Exit status": what the sandbox
 # enforces, seen from outside as a user sees it (files on the host, bytes
 # on stdout, exit codes).  Each test runs as root and again as nobody
 # (each_user).  Every "this is blocked" check also makes the same attempt
 # without the sandbox and shows that it works there, so that a sbox-exec
-# that ran the command unsandboxed fails the test.
+# that ran the command unsandboxed fails the test.  The network (SPEC
+# "Network") is in tests/escape/sockets.bats and families.bats.
 
 # Single-quoted scripts are expanded by the inner shell (SC2016); bats'
 # @test bodies are functions, not subshells (SC2030/SC2031).
 # shellcheck disable=SC2016,SC2030,SC2031
 load helpers
-
-bats_require_minimum_version 1.5.0
 
 setup() {
 	requires bwrap userns
@@ -154,119 +153,6 @@ _private_tmp() {
 
 @test "/tmp is private: host /tmp is invisible inside and writes to /tmp stay inside" {
 	each_user _private_tmp
-}
-
-# --- network ----------------------------------------------------------
-
-_tcp_loopback() {
-	local d
-	d=$(scratch_dir)
-	cd "$d" || return 1
-	start_listener tcp "$d"
-
-	# Control: unsandboxed, this user reaches the listener.
-	run usr timeout 10 "$PY" -c "$CLIENT_PY" tcp "$LISTEN_ADDR"
-	assert_status 0
-	assert_eq "$output" pong
-
-	run sbx -- timeout 10 "$PY" -c "$CLIENT_PY" tcp "$LISTEN_ADDR"
-	assert_status 1
-	assert_contains "$output" ConnectionRefusedError
-	[[ $output != *pong* ]] || { echo "reached the host listener" >&2; return 1; }
-
-	run sbx --net -- timeout 10 "$PY" -c "$CLIENT_PY" tcp "$LISTEN_ADDR"
-	assert_status 0
-	assert_eq "$output" pong
-}
-
-@test "TCP to a host 127.0.0.1 listener fails without --net and works with --net" {
-	requires python3 timeout
-	each_user _tcp_loopback
-}
-
-_abstract_unix() {
-	local d
-	d=$(scratch_dir)
-	cd "$d" || return 1
-	start_listener abstract "$d"
-
-	# Control: unsandboxed, this user reaches the abstract socket.
-	run usr timeout 10 "$PY" -c "$CLIENT_PY" abstract "$LISTEN_ADDR"
-	assert_status 0
-	assert_eq "$output" pong
-
-	run sbx -- timeout 10 "$PY" -c "$CLIENT_PY" abstract "$LISTEN_ADDR"
-	assert_status 1
-	assert_contains "$output" ConnectionRefusedError
-	[[ $output != *pong* ]] || { echo "reached the host socket" >&2; return 1; }
-}
-
-@test "a host abstract unix socket is unreachable without --net" {
-	requires python3 timeout
-	each_user _abstract_unix
-}
-
-# net_abstract_attempt DIR: from a --net sandbox, try the host abstract
-# socket; the run's result in $status/$output, the status line's
-# abstract_unix in $NET_ABSTRACT.
-net_abstract_attempt() {
-	start_listener abstract "$1"
-
-	# Control: unsandboxed, this user reaches the abstract socket.
-	run usr timeout 10 "$PY" -c "$CLIENT_PY" abstract "$LISTEN_ADDR"
-	assert_status 0
-	assert_eq "$output" pong
-
-	run sbx --net --status-fd=3 -- \
-		timeout 10 "$PY" -c "$CLIENT_PY" abstract "$LISTEN_ADDR" 3>"$1/status"
-	NET_ABSTRACT=$(json_get "$(cat "$1/status")" abstract_unix)
-}
-
-_abstract_unix_net_truth() {
-	local d
-	d=$(scratch_dir)
-	cd "$d" || return 1
-	net_abstract_attempt "$d"
-	case $NET_ABSTRACT in
-	reachable)
-		assert_status 0
-		assert_eq "$output" pong ;;
-	blocked)
-		[[ $output != *pong* ]] || {
-			echo "status says blocked, yet the host socket was reached" >&2
-			return 1
-		} ;;
-	*)
-		echo "abstract_unix is '$NET_ABSTRACT'" >&2
-		return 1 ;;
-	esac
-}
-
-# The status promises what the command can reach; it must not lie.
-@test "with --net, abstract_unix in the status matches what the command can reach" {
-	requires python3 timeout jq
-	each_user _abstract_unix_net_truth
-}
-
-_abstract_unix_net_landlock() {
-	local d abi
-	d=$(scratch_dir)
-	cd "$d" || return 1
-	net_abstract_attempt "$d"
-	abi=$(landlock_abi)
-	[ "$abi" -ge 6 ] || skip_or_fail "Landlock ABI $abi < 6: no abstract-socket scoping"
-	assert_eq "$NET_ABSTRACT" blocked
-	[[ $output != *pong* ]] || {
-		echo "Landlock ABI $abi, yet the host socket was reached" >&2
-		return 1
-	}
-}
-
-# SPEC: with --net, host abstract sockets stay unreachable where the
-# kernel has Landlock scoping (ABI 6, Linux 6.12).
-@test "with --net and Landlock ABI >= 6, a host abstract unix socket is unreachable" {
-	requires python3 timeout jq
-	each_user _abstract_unix_net_landlock
 }
 
 # --- stdio ------------------------------------------------------------

@@ -1,15 +1,34 @@
-# tests/helpers.bash - shared by every tests/*.bats file: `load helpers`.
+# tests/helpers.bash - the one helper library of the bats files.  Every
+# file loads it, and nothing else: `load helpers` in tests/, `load
+# ../helpers` one level down (tests/escape/, tests/faults/).
 #
-# SBOX_EXEC     the binary under test (set by `make check`)
+# SBOX_EXEC     the binary under test (set by `make check`; by default
+#               src/sbox-exec beside this file's tests/ directory)
+# SBOX_PAYLOADS the test tools `make check` builds (the build tree's
+#               tests/payloads/); the Python ones are read from this
+#               file's tests/payloads/ (see payload)
 # SBOX_TESTS_MUST_WORK=1  every "the kernel cannot do this here" skip
 #               becomes a failure (CI sets it: a skipped security test
 #               is a missing security test)
+#
+# Sections: set-up; requirements (and what the kernel has); scratch
+# directories, payloads and copies for the unprivileged user; the two
+# passes (root, then nobody) and terminals; assertions; background
+# processes and teardown; listeners; status lines and messages.
 
-: "${SBOX_EXEC:=$BATS_TEST_DIRNAME/../src/sbox-exec}"
+# shellcheck disable=SC2016 # single-quoted scripts run by an inner shell
+
+# --- set-up -------------------------------------------------------------
+
+bats_require_minimum_version 1.5.0
+
+# The source tree's tests/ directory: where this file is.
+TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+export TESTS_DIR
+: "${SBOX_EXEC:=$TESTS_DIR/../src/sbox-exec}"
 SBOX_EXEC=$(readlink -f "$SBOX_EXEC")
 export SBOX_EXEC
-TESTS_DIR=$(readlink -f "$BATS_TEST_DIRNAME")
-export TESTS_DIR
+: "${SBOX_PAYLOADS:=$(dirname "$SBOX_EXEC")/../tests/payloads}"
 # An unprivileged test must not pick up a python3 under /root.
 PY=/usr/bin/python3
 
@@ -17,9 +36,11 @@ PY=/usr/bin/python3
 # shows the working directory only when it is not below its private /tmp:
 # a checkout under /tmp would refuse every run.  Start each file from a
 # directory the sandbox shows and any user may enter.
-if [ "$(pwd -P)" = /tmp ] || [ "${PWD#/tmp/}" != "$PWD" ]; then
-	cd "${SBOX_TEST_SCRATCH:-/var/tmp}" || exit 1
-fi
+case "$PWD/:$(pwd -P)/" in
+/tmp/* | *:/tmp/*) cd "${SBOX_TEST_SCRATCH:-/var/tmp}" || exit 1 ;;
+esac
+
+# --- requirements -------------------------------------------------------
 
 # skip_or_fail REASON: skip, unless SBOX_TESTS_MUST_WORK=1.
 skip_or_fail() {
@@ -55,6 +76,34 @@ requires() {
 	done
 }
 
+# requires_landlock_scoping: Landlock with abstract-socket and signal
+# scoping (ABI >= 6).  The LSM list is checked where securityfs is
+# mounted; the kernel's answer on the ABI decides.
+requires_landlock_scoping() {
+	local lsm=/sys/kernel/security/lsm abi
+	if [ -r "$lsm" ] && ! grep -qw landlock "$lsm"; then
+		skip_or_fail "Landlock is not an active LSM ($(cat "$lsm"))"
+		return
+	fi
+	abi=$(landlock_abi)
+	[ "$abi" -ge 6 ] ||
+		skip_or_fail "Landlock ABI $abi < 6: no abstract-socket scoping"
+}
+
+# Landlock ABI of this kernel (0 when there is none), asked of the kernel
+# with landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION).
+landlock_abi() {
+	local try out
+	try=$(payload try-syscall) || return 1
+	if out=$("$try" landlock_create_ruleset 0 0 1); then
+		echo "${out#ok }"
+	else
+		echo 0
+	fi
+}
+
+# --- scratch directories, copies for the unprivileged user --------------
+
 # A scratch directory outside /tmp (the sandbox's /tmp is private), open
 # to the unprivileged test user too.  Removed by common_teardown.
 scratch_dir() {
@@ -76,6 +125,25 @@ unpriv_copy() {
 	dest=$UNPRIV_DIR/$(basename "$1")
 	[ -e "$dest" ] || { cp "$1" "$dest" && chmod 0755 "$dest"; }
 	echo "$dest"
+}
+
+# payload NAME: the path of test tool NAME (tests/payloads/: a program
+# `make check` built, or a script, NAME.py run with $PY or NAME.sh run
+# with sh), as a copy an unprivileged user can execute; fails when there
+# is none.
+payload() {
+	local f
+	for f in "$SBOX_PAYLOADS/$1" "$TESTS_DIR/payloads/$1"; do
+		case $f in
+		*.py | *.sh) [ -f "$f" ] || continue ;;
+		*) [ -x "$f" ] || continue ;;
+		esac
+		unpriv_copy "$f"
+		return
+	done
+	echo "no payload $1 in $SBOX_PAYLOADS or $TESTS_DIR/payloads:" \
+		"build the test tools with make check" >&2
+	return 1
 }
 
 # sbox_credentials: the shipped credential list the binary under test
@@ -119,6 +187,8 @@ unpriv_sbox() {
 	echo "$UNPRIV_DIR/prefix/bin/sbox-exec"
 }
 
+# --- the two passes: root, then an unprivileged user --------------------
+
 # as_user CMD...: run CMD as an unprivileged user.  As root that is
 # nobody (65534) through setpriv; otherwise we already are one.
 as_user() {
@@ -127,6 +197,15 @@ as_user() {
 	else
 		"$@"
 	fi
+}
+
+# as_user_exec CMD...: as_user, but replacing the calling (sub)shell, so
+# that in `( as_user_exec CMD ) &` $! is CMD's own pid.
+as_user_exec() {
+	if [ "$(id -u)" = 0 ]; then
+		exec setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+	fi
+	exec "$@"
 }
 
 # each_user NAME: run the test body function NAME as root (when we are
@@ -159,23 +238,38 @@ usr() {
 	fi
 }
 
+# usr_exec CMD...: like usr, but replacing the calling (sub)shell, so that
+# in `bg usr_exec CMD` $BG_PID is CMD's own pid.
+usr_exec() {
+	if [ -n "${AS:-}" ]; then
+		as_user_exec "$@"
+	fi
+	exec "$@"
+}
+
+# in_pty SHELL-COMMAND: run it on a new pty (script(1)) as the pass's
+# user, the typed input from the file $TTY_INPUT (default: none); what
+# appeared on the terminal in $output, without the terminal's \r.
+# script(1) runs it with $SHELL, fixed here so that the caller's login
+# shell does not matter.
+in_pty() {
+	run usr env SHELL=/bin/sh timeout 30 script -qec "$1" /dev/null \
+		<"${TTY_INPUT:-/dev/null}"
+	output=$(printf '%s' "$output" | tr -d '\r')
+}
+
 # drive STEP... -- COMMAND...: COMMAND as a job on a new terminal, driven
-# by tests/pty-drive.py (see there) as the pass's user; its report (what
-# appeared on the terminal, the exit code, whether the terminal's settings
-# are as before) in $output.
+# by tests/payloads/pty-drive.py (see there) as the pass's user; its
+# report (what appeared on the terminal, the exit code, whether the
+# terminal's settings are as before) in $output.
 drive() {
 	local d
-	d=$(unpriv_copy "$PTY_DRIVE")
+	d=$(payload pty-drive.py)
 	run usr timeout 60 "$PY" "$d" "$@"
 }
-PTY_DRIVE=$(readlink -f "${BASH_SOURCE[0]%/*}/pty-drive.py")
 
-# json_get JSON KEY: a field of a status line (empty when absent).
-json_get() {
-	printf '%s' "$1" | jq -r --arg k "$2" '.[$k] // empty'
-}
+# --- assertions that say what they expected -----------------------------
 
-# Assertions that say what they expected.
 assert_status() {
 	if [ "$status" != "$1" ]; then
 		echo "expected exit $1, got $status; output:" >&2
@@ -198,17 +292,57 @@ assert_contains() {
 	esac
 }
 
-# Background processes, listeners and file assertions shared by
-# tests/enforce.bats and tests/escape/.  Background pids are kept in
-# $BATS_TEST_TMPDIR/bg.pids and killed by common_teardown.
-# usr_exec CMD...: like usr, but replacing the calling (sub)shell, so that
-# in `bg usr_exec CMD` $BG_PID is CMD's own pid.
-usr_exec() {
-	if [ -n "${AS:-}" ]; then
-		as_user_exec "$@"
-	fi
-	exec "$@"
+# refute_contains TEXT NEEDLE: TEXT does not contain NEEDLE.
+refute_contains() {
+	case $1 in
+	*"$2"*)
+		printf 'expected %q not to contain %q\n' "$1" "$2" >&2
+		return 1 ;;
+	esac
 }
+
+# assert_failed WHAT: the last `run` exited non-zero; WHAT says what
+# succeeded otherwise.
+assert_failed() {
+	if [ "$status" -eq 0 ]; then
+		echo "inside the sandbox, $1 succeeded; output:" >&2
+		printf '%s\n' "$output" >&2
+		return 1
+	fi
+}
+
+# assert_absent PATH: PATH does not exist on the host.
+assert_absent() {
+	if [ -e "$1" ] || [ -L "$1" ]; then
+		echo "expected $1 not to exist on the host, but it does" >&2
+		return 1
+	fi
+}
+
+# assert_file PATH CONTENT: PATH exists on the host and holds CONTENT.
+assert_file() {
+	if [ ! -f "$1" ]; then
+		echo "expected $1 on the host, it is missing" >&2
+		return 1
+	fi
+	assert_eq "$(cat "$1")" "$2"
+}
+
+# tree_state DIR: a listing of everything below DIR, with type, mode,
+# owner, size, mtime, link target and a checksum of each file: equal
+# before and after means the host was left unchanged.
+tree_state() {
+	(
+		cd "$1" || exit 1
+		find . -printf '%p %y %m %U:%G %s %T@ %l\n' | LC_ALL=C sort
+		find . -type f -print0 | LC_ALL=C sort -z | xargs -0r sha256sum
+	)
+}
+
+# --- background processes and teardown ----------------------------------
+
+# Background pids are kept in $BATS_TEST_TMPDIR/bg.pids and killed by
+# common_teardown.
 
 # bg CMD...: start CMD in the background, away from bats' descriptors;
 # teardown kills it.  Its pid is in $BG_PID (for a CMD that is a
@@ -240,104 +374,21 @@ wait_for() {
 	done
 }
 
-# assert_absent PATH: PATH does not exist on the host.
-assert_absent() {
-	if [ -e "$1" ] || [ -L "$1" ]; then
-		echo "expected $1 not to exist on the host, but it does" >&2
-		return 1
-	fi
+# on_teardown SHELL-LINE: run SHELL-LINE (one line) in teardown, the last
+# recorded first.
+on_teardown() {
+	printf '%s\n' "$*" >>"$BATS_TEST_TMPDIR/cleanup"
 }
 
-# assert_file PATH CONTENT: PATH exists on the host and holds CONTENT.
-assert_file() {
-	if [ ! -f "$1" ]; then
-		echo "expected $1 on the host, it is missing" >&2
-		return 1
-	fi
-	assert_eq "$(cat "$1")" "$2"
-}
-
-# Landlock ABI of this kernel (0 when there is none), asked of the kernel
-# with landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION).
-landlock_abi() {
-	"$PY" -c '
-import ctypes
-libc = ctypes.CDLL(None, use_errno=True)
-v = libc.syscall(444, None, 0, 1)
-print(v if v > 0 else 0)
-'
-}
-
-# A host listener that answers every connection with "pong" and appends
-# one line per connection to LOG.  argv: KIND ADDRFILE LOG [ARG], KIND
-# tcp (127.0.0.1, any port), abstract (a random name) or path (ARG: the
-# socket's path; mode 0666 when a fifth argument "public" is given).
-# Once listening it writes its address to ADDRFILE and its pid to
-# ADDRFILE.pid.  It exits after 60 s without a connection.
-SERVE_PY='
-import os, socket, sys
-kind, out, log = sys.argv[1], sys.argv[2], sys.argv[3]
-if kind == "tcp":
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    s.bind(("127.0.0.1", 0))
-    addr = str(s.getsockname()[1])
-elif kind == "abstract":
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    addr = "sbox-test-%d-%s" % (os.getpid(), os.urandom(4).hex())
-    s.bind("\0" + addr)
-else:
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    addr = sys.argv[4]
-    s.bind(addr)
-    if sys.argv[5:] == ["public"]:
-        os.chmod(addr, 0o666)
-s.listen(16)
-with open(out + ".pid", "w") as f:
-    f.write(str(os.getpid()))
-with open(out + ".tmp", "w") as f:
-    f.write(addr)
-os.rename(out + ".tmp", out)
-s.settimeout(60)
-while True:
-    c, _ = s.accept()
-    with open(log, "a") as f:
-        f.write("connection\n")
-    c.sendall(b"pong\n")
-    c.close()
-'
-
-# The client: argv tcp PORT | abstract NAME | path PATH; prints what it
-# received.
-CLIENT_PY='
-import socket, sys
-kind, addr = sys.argv[1], sys.argv[2]
-if kind == "tcp":
-    s = socket.create_connection(("127.0.0.1", int(addr)), timeout=3)
-else:
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(3)
-    s.connect("\0" + addr if kind == "abstract" else addr)
-sys.stdout.write(s.recv(16).decode())
-'
-
-# start_listener KIND DIR [PATH [public]]: a host listener, run as the
-# pass's user (usr_exec); its address in $LISTEN_ADDR, its connection log
-# in $LISTEN_LOG.
-start_listener() {
-	local kind=$1 dir=$2
-	shift 2
-	rm -f "$dir/addr" "$dir/addr.pid"
-	LISTEN_LOG=$dir/connections
-	: >"$LISTEN_LOG"
-	chmod 0666 "$LISTEN_LOG"
-	bg usr_exec "$PY" -c "$SERVE_PY" "$kind" "$dir/addr" "$LISTEN_LOG" "$@"
-	wait_for 10 test -s "$dir/addr"
-	forget_bg "$(cat "$dir/addr.pid")"
-	LISTEN_ADDR=$(cat "$dir/addr")
-}
-
+# common_teardown: run what on_teardown recorded, kill what bg started,
+# then remove the scratch directories.  A file's own teardown calls it.
 common_teardown() {
-	local d pid
+	local cmd d pid
+	if [ -f "$BATS_TEST_TMPDIR/cleanup" ]; then
+		tac "$BATS_TEST_TMPDIR/cleanup" | while IFS= read -r cmd; do
+			eval "$cmd" || true
+		done
+	fi
 	if [ -f "$BATS_TEST_TMPDIR/bg.pids" ]; then
 		while read -r pid; do
 			[ -z "$pid" ] || kill -KILL "$pid" 2>/dev/null || true
@@ -354,18 +405,37 @@ teardown() {
 	common_teardown
 }
 
-# --- added for locate/status/cli/policy-file/check-print ---
+# --- listeners ----------------------------------------------------------
 
-# wait_for_file FILE [SECONDS]: wait until FILE exists, at most SECONDS
-# (default 10); fails when it never appears.
-wait_for_file() {
-	local i n=$(( ${2:-10} * 10 ))
-	for (( i = 0; i < n; i++ )); do
-		[ -e "$1" ] && return 0
-		sleep 0.1
-	done
-	echo "timed out waiting for $1" >&2
-	return 1
+# start_listener KIND DIR [PATH [public]]: a host listener,
+# tests/payloads/listener.py (see there; KIND tcp, abstract or path),
+# run as the pass's user (usr_exec); its address in $LISTEN_ADDR, its
+# connection log in $LISTEN_LOG.  tests/payloads/connect.py is its
+# client.
+start_listener() {
+	local kind=$1 dir=$2 server
+	shift 2
+	server=$(payload listener.py)
+	rm -f "$dir/addr" "$dir/addr.pid"
+	LISTEN_LOG=$dir/connections
+	: >"$LISTEN_LOG"
+	chmod 0666 "$LISTEN_LOG"
+	bg usr_exec "$PY" "$server" "$kind" "$dir/addr" "$LISTEN_LOG" "$@"
+	wait_for 10 test -s "$dir/addr"
+	forget_bg "$(cat "$dir/addr.pid")"
+	LISTEN_ADDR=$(cat "$dir/addr")
+}
+
+# connections: how many connections the listener has accepted.
+connections() {
+	wc -l <"$LISTEN_LOG" | tr -d ' '
+}
+
+# --- status lines and messages ------------------------------------------
+
+# json_get JSON KEY: a field of a status line (empty when absent).
+json_get() {
+	printf '%s' "$1" | jq -r --arg k "$2" '.[$k] // empty'
 }
 
 # assert_status_line FILE: FILE holds exactly one status line as SPEC
@@ -397,27 +467,4 @@ assert_sbox_message() {
 	"sbox-exec: "?*) ;;
 	*) printf 'expected "sbox-exec: ...", got: %q\n' "$1" >&2; return 1 ;;
 	esac
-}
-
-# as_user_exec CMD...: as_user, but replacing the calling (sub)shell, so
-# that in `( as_user_exec CMD ) &` $! is CMD's own pid.
-as_user_exec() {
-	if [ "$(id -u)" = 0 ]; then
-		exec setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
-	fi
-	exec "$@"
-}
-
-# Test tools built by `make check` (tests/payloads/), found beside the
-# binary under test in a build tree, or where SBOX_PAYLOADS says.
-: "${SBOX_PAYLOADS:=$(dirname "$SBOX_EXEC")/../tests/payloads}"
-
-# payload NAME: the path of payload NAME, as a copy an unprivileged user
-# can execute; fails when it has not been built.
-payload() {
-	if [ ! -x "$SBOX_PAYLOADS/$1" ]; then
-		echo "no $SBOX_PAYLOADS/$1: build the test tools with make check" >&2
-		return 1
-	fi
-	unpriv_copy "$SBOX_PAYLOADS/$1"
 }

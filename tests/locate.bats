@@ -8,8 +8,6 @@
 
 load helpers
 
-bats_require_minimum_version 1.5.0
-
 setup() {
 	requires bwrap jq python3
 	D=$(scratch_dir)
@@ -105,14 +103,14 @@ bundled_present() {
 }
 
 @test "--bwrap wins over SBOX_EXEC_BWRAP (env good, flag missing)" {
-	SBOX_ENV=(SBOX_EXEC_BWRAP=$REAL_BWRAP)
+	SBOX_ENV=("SBOX_EXEC_BWRAP=$REAL_BWRAP")
 	sbox --bwrap=/nonexistent
 	assert_refused bwrap-not-found
 }
 
 @test "SBOX_EXEC_BWRAP naming a copy is used instead of the one on PATH" {
 	bwrap_copy "$D/env" 0755
-	SBOX_ENV=(SBOX_EXEC_BWRAP=$D/env/bwrap)
+	SBOX_ENV=("SBOX_EXEC_BWRAP=$D/env/bwrap")
 	sbox
 	assert_ran_with "$D/env/bwrap"
 }
@@ -120,7 +118,7 @@ bundled_present() {
 @test "PATH holding only an empty directory: bwrap-not-found" {
 	bundled_present && skip "a bundled bwrap is installed for this build"
 	mkdir "$D/empty"
-	SBOX_ENV=(PATH=$D/empty)
+	SBOX_ENV=("PATH=$D/empty")
 	sbox
 	assert_refused bwrap-not-found
 }
@@ -277,7 +275,7 @@ bundled_present() {
 @test "setuid bwrap via SBOX_EXEC_BWRAP: setuid-rejected" {
 	requires root
 	bwrap_copy "$D/suid" 4755
-	SBOX_ENV=(SBOX_EXEC_BWRAP=$D/suid/bwrap)
+	SBOX_ENV=("SBOX_EXEC_BWRAP=$D/suid/bwrap")
 	sbox
 	assert_refused setuid-rejected
 }

@@ -5,8 +5,6 @@
 
 load helpers
 
-bats_require_minimum_version 1.5.0
-
 setup() {
 	requires bwrap jq
 	D=$(scratch_dir)

@@ -9,8 +9,6 @@
 # shellcheck disable=SC2016,SC2030,SC2031
 load helpers
 
-bats_require_minimum_version 1.5.0
-
 setup() {
 	requires bwrap userns jq
 }

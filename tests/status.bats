@@ -4,8 +4,6 @@
 
 load helpers
 
-bats_require_minimum_version 1.5.0
-
 setup() {
 	requires bwrap jq python3
 	D=$(scratch_dir)
@@ -24,29 +22,20 @@ teardown() {
 # spawn [ARGS...]: sbox-exec ($SBOX, as $AS) with ARGS in the background,
 # $! being sbox-exec's own pid; the caller adds redirections and waits.
 spawn() {
-	if [ -n "${AS:-}" ]; then
-		as_user_exec "$SBOX" "$@"
-	else
-		exec "$SBOX" "$@"
-	fi
+	usr_exec "$SBOX" "$@"
 }
 
 # listen ADDR: start status-listen.py (as $AS) on ADDR; its datagrams end
 # up in $D/got once it has been idle for 2 s (see listened).
 listen() {
-	local listener=$TESTS_DIR/status-listen.py
-	[ -z "${AS:-}" ] || listener=$(unpriv_copy "$listener")
-	local cmd=(timeout 20 "$PY" "$listener" "$1"
-		"$D/ready" "$D/got" 2)
+	local listener
+	listener=$(payload status-listen.py)
 	rm -f "$D/ready" "$D/got"
 	(
-		if [ -n "${AS:-}" ]; then
-			as_user_exec "${cmd[@]}"
-		fi
-		exec "${cmd[@]}"
+		usr_exec timeout 20 "$PY" "$listener" "$1" "$D/ready" "$D/got" 2
 	) </dev/null >/dev/null 2>&1 3>&- &
 	LISTENER_PID=$!
-	wait_for_file "$D/ready" 10
+	wait_for 10 test -e "$D/ready"
 }
 
 # listened: wait (bounded) for the listener to finish writing $D/got.
@@ -240,13 +229,8 @@ datagram_to() {
 @test "a status fd whose reader is gone: a warning, the command still runs" {
 	requires python3
 	# fd 3 is a pipe whose read end is closed: the write fails with EPIPE.
-	run --separate-stderr "$PY" -c '
-import os, sys
-r, w = os.pipe()
-os.close(r)
-os.dup2(w, 3)
-os.execv(sys.argv[1], sys.argv[1:])
-' "$SBOX_EXEC" --status-fd=3 -- sh -c 'echo out; exit 5'
+	run --separate-stderr "$PY" "$(payload closed-pipe-fd3.py)" \
+		"$SBOX_EXEC" --status-fd=3 -- sh -c 'echo out; exit 5'
 	assert_status 5
 	assert_eq "$output" out
 	assert_contains "$stderr" "sbox-exec: "

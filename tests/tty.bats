@@ -1,12 +1,11 @@
 #!/usr/bin/env bats
-# shellcheck disable=SC2086 # $AS is empty or one word, on purpose
 # Manual page, --tty and "The terminal": the sandbox has a terminal of its
 # own, relayed by the launcher; with --tty it is the command's controlling
 # terminal (job control inside), without it the command has none.
 # Keystroke injection (TIOCSTI, TIOCLINUX) is refused by the seccomp filter
 # as well.  Every test runs under a real pty (script(1), or
-# tests/pty-drive.py where the test acts as the user would), as root and as
-# nobody.
+# tests/payloads/pty-drive.py where the test acts as the user would), as
+# root and as nobody.
 
 # shellcheck disable=SC2016
 load helpers
@@ -15,26 +14,6 @@ setup() {
 	requires bwrap script python3
 }
 
-# in_pty CMD: run the shell command CMD under a new pty as this pass's
-# user, with the typed input from $TTY_INPUT (if any); output in $output.
-# script(1) runs CMD with $SHELL, so that is fixed here: the tests must not
-# depend on the caller's login shell.
-in_pty() {
-	local input=${TTY_INPUT:-/dev/null}
-	run $AS env SHELL=/bin/sh timeout 30 script -qec "$1" /dev/null <"$input"
-	output=$(printf '%s' "$output" | tr -d '\r')
-}
-
-# A python3 snippet: try TIOCSTI on stdin, plain and with high bits set.
-TIOCSTI_PY='import fcntl, termios
-for name, req in (("plain", termios.TIOCSTI),
-                  ("high", termios.TIOCSTI | (0xffffffff << 32))):
-    try:
-        fcntl.ioctl(0, req, b"#")
-        print(name, "INJECTED")
-    except (OSError, OverflowError) as e:
-        print(name, "refused", e)'
-
 @test "--tty: an interactive shell with job control runs in the sandbox" {
 	body() {
 		local d
@@ -42,7 +21,7 @@ for name, req in (("plain", termios.TIOCSTI),
 		printf '%s\n' 'sleep 30 &' 'jobs' 'kill %1' \
 			'wait %1; echo "job-status=$?"' \
 			'echo in-sandbox-$(id -u)' 'exit' >"$d/input"
-		TTY_INPUT=$d/input in_pty "$SBOX --tty -- bash --norc -i"
+		TTY_INPUT=$d/input in_pty "$(printf %q "$SBOX") --tty -- bash --norc -i"
 		assert_status 0
 		assert_contains "$output" "[1]+  Running"
 		# A job killed through its job spec: 128 + SIGTERM.
@@ -54,15 +33,7 @@ for name, req in (("plain", termios.TIOCSTI),
 
 @test "--tty: Ctrl-C reaches the command, which dies of it (exit 130)" {
 	body() {
-		run $AS timeout 20 "$PY" -c '
-import os, pty, sys, time
-pid, fd = pty.fork()
-if pid == 0:
-    os.execv(sys.argv[1], [sys.argv[1], "--tty", "--", "sleep", "30"])
-time.sleep(1)
-os.write(fd, b"\x03")
-_, st = os.waitpid(pid, 0)
-print(os.waitstatus_to_exitcode(st))' "$SBOX"
+		run usr timeout 20 "$PY" "$(payload ctrl-c.py)" "$SBOX"
 		assert_status 0
 		assert_eq "$output" 130
 	}
@@ -71,19 +42,22 @@ print(os.waitstatus_to_exitcode(st))' "$SBOX"
 
 @test "TIOCSTI is refused inside, with and without --tty, high bits or not" {
 	body() {
-		local legacy
+		local legacy tiocsti sbox
 		legacy=$(cat /proc/sys/dev/tty/legacy_tiocsti 2>/dev/null || echo 1)
+		# TIOCSTI on stdin, plain and with the high bits set.
+		tiocsti=$(printf %q "$(payload tiocsti.py)")
+		sbox=$(printf %q "$SBOX")
 		# The control: unsandboxed, in the same kind of pty, it works
 		# (where the kernel still allows it at all).
-		in_pty "$PY -c '$TIOCSTI_PY'"
+		in_pty "$PY $tiocsti"
 		if [ "$legacy" = 1 ]; then
 			assert_contains "$output" "plain INJECTED"
 		fi
-		in_pty "$SBOX --tty -- $PY -c '$TIOCSTI_PY'"
+		in_pty "$sbox --tty -- $PY $tiocsti"
 		assert_status 0
 		assert_contains "$output" "plain refused"
 		assert_contains "$output" "high refused"
-		in_pty "$SBOX -- $PY -c '$TIOCSTI_PY'"
+		in_pty "$sbox -- $PY $tiocsti"
 		assert_status 0
 		assert_contains "$output" "plain refused"
 		assert_contains "$output" "high refused"
@@ -96,9 +70,10 @@ first_line() {
 	printf '%s\n' "${output%%$'\n'*}"
 }
 
-# Driven by tests/pty-drive.py rather than script(1): script, at the end of
-# its own input, types a NUL byte into a terminal in raw mode (as the relay
-# puts the caller's), and the sandbox's terminal would echo it in front.
+# Driven by tests/payloads/pty-drive.py rather than script(1): script, at
+# the end of its own input, types a NUL byte into a terminal in raw mode
+# (as the relay puts the caller's), and the sandbox's terminal would echo
+# it in front.
 @test "without --tty the command has no controlling terminal; with it, it has" {
 	body() {
 		local probe='if (exec 3</dev/tty) 2>/dev/null; then echo has-ctty; else echo no-ctty; fi'

@@ -5,10 +5,14 @@
 # symlink is refused (invalid-policy); THE SANDBOX: the kernel keyring
 # calls are refused, since keyrings are shared with the host.  Every test
 # uses a scratch HOME (HOME=$d/home) with a key in ~/.ssh/id_test, owned
-# by the pass's user.  See common.bash.
+# by the pass's user.  See tests/README for the shape of every test.
 
 # shellcheck disable=SC2016,SC2030,SC2031
-load common
+load ../helpers
+
+setup() {
+	requires bwrap userns
+}
 
 # plant_home DIR: HOME=DIR/home, with a private key in ~/.ssh/id_test;
 # the key's text in $KEY.
@@ -163,17 +167,8 @@ _planted_symlink_dir() {
 	each_user _planted_symlink_dir
 }
 
-# Swaps two paths ($1, $2) with renameat2(RENAME_EXCHANGE) as fast as it
-# can, for at most $3 seconds.
-SWAP_PY='
-import ctypes, sys, time
-libc = ctypes.CDLL(None, use_errno=True)
-nr = {"x86_64": 316, "aarch64": 276}[__import__("os").uname().machine]
-a, b = sys.argv[1].encode(), sys.argv[2].encode()
-end = time.time() + float(sys.argv[3])
-while time.time() < end:
-    libc.syscall(nr, -100, a, -100, b, 2)
-'
+# renameat2(AT_FDCWD, A, AT_FDCWD, B, RENAME_EXCHANGE) swaps A and B.
+AT_FDCWD=-100 RENAME_EXCHANGE=2
 
 # A grant is resolved on the host, then bound by bwrap: a sandboxed
 # command running at the same time, with --rw on the directory above,
@@ -192,8 +187,10 @@ _symlink_race() {
 	assert_status 0
 	assert_eq "$output" "$KEY"
 
-	# The attacker: a sandbox with --rw WORK, swapping sub and link.
-	bg usr_exec "$SBOX" --rw "$WORK" -- "$PY" -c "$SWAP_PY" "$WORK/sub" "$WORK/link" 60
+	# The attacker: a sandbox with --rw WORK, swapping sub and link as
+	# fast as it can for 60 s.
+	bg usr_exec "$SBOX" --rw "$WORK" -- "$TRY" --for 60 renameat2 \
+		"$AT_FDCWD" "$WORK/sub" "$AT_FDCWD" "$WORK/link" "$RENAME_EXCHANGE"
 	swapper=$BG_PID
 	wait_for 10 test -L "$WORK/sub"
 
@@ -214,41 +211,37 @@ _symlink_race() {
 }
 
 @test "a granted dir swapped for a symlink to ~/.ssh by a concurrent sandbox (a race) shows no key" {
-	requires python3
-	requires_syscall_numbers
+	TRY=$(payload try-syscall)
 	each_user _symlink_race
 }
 
-# The kernel keyrings: argv get | add DESC | find DESC | drop DESC.
-#   get   the session keyring's id (keyctl KEYCTL_GET_KEYRING_ID)
-#   add   add a "user" key DESC to the user keyring (add_key)
-#   find  whether the user keyring holds DESC (keyctl KEYCTL_SEARCH)
-#   drop  invalidate DESC (KEYCTL_INVALIDATE)
-# Prints "ok ..." or "refused: ERROR" (exit 1).
-KEYS_PY='
-import ctypes, os, sys
-NR_ADD_KEY, NR_KEYCTL = int(sys.argv[1]), int(sys.argv[2])
-op, desc = sys.argv[3], (sys.argv[4].encode() if len(sys.argv) > 4 else b"")
-SESSION, USER = -3, -4
-libc = ctypes.CDLL(None, use_errno=True)
-L = ctypes.c_long
-def call(nr, *args):
-    r = libc.syscall(L(nr), *args)
-    if r < 0:
-        print("refused:", os.strerror(ctypes.get_errno()))
-        sys.exit(1)
-    return r
-def search():
-    return call(NR_KEYCTL, L(10), L(USER), b"user", desc, L(0))
-if op == "get":
-    print("ok", call(NR_KEYCTL, L(0), L(SESSION), L(0)))
-elif op == "add":
-    print("ok", call(NR_ADD_KEY, b"user", desc, b"secret", L(6), L(USER)))
-elif op == "find":
-    print("ok", search())
-elif op == "drop":
-    print("ok", call(NR_KEYCTL, L(21), L(search())))
-'
+# The kernel keyrings, through tests/payloads/try-syscall: it prints
+# "ok RESULT" or "refused: ERROR (ENAME)" (exit 1).
+KEYCTL_GET_KEYRING_ID=0 KEYCTL_SEARCH=10 KEYCTL_INVALIDATE=21
+KEY_SPEC_SESSION_KEYRING=-3 KEY_SPEC_USER_KEYRING=-4
+
+# key_find RUN... DESC: whether the user keyring holds a "user" key DESC
+# (keyctl KEYCTL_SEARCH), asked by RUN (usr, or sbx --); its id after "ok".
+key_find() {
+	local desc=${*: -1}
+	"${@:1:$#-1}" "$TRY" keyctl "$KEYCTL_SEARCH" "$KEY_SPEC_USER_KEYRING" \
+		s:user "s:$desc" 0
+}
+
+# key_add RUN... DESC: add a "user" key DESC to the user keyring (add_key).
+key_add() {
+	local desc=${*: -1}
+	"${@:1:$#-1}" "$TRY" add_key s:user "s:$desc" s:secret 6 \
+		"$KEY_SPEC_USER_KEYRING"
+}
+
+# key_drop DESC: the pass's user invalidates its key DESC
+# (KEYCTL_INVALIDATE).
+key_drop() {
+	local id
+	id=$(key_find usr "$1") &&
+		usr "$TRY" keyctl "$KEYCTL_INVALIDATE" "${id#ok }" >/dev/null
+}
 
 _keyring() {
 	local d desc
@@ -257,32 +250,32 @@ _keyring() {
 	desc=sbox-test-key-$RANDOM$RANDOM
 
 	# Control: unsandboxed, this user reads and adds to its keyrings.
-	run usr "$PY" -c "$KEYS_PY" "$NR_ADD_KEY" "$NR_KEYCTL" get
+	run usr "$TRY" keyctl "$KEYCTL_GET_KEYRING_ID" "$KEY_SPEC_SESSION_KEYRING" 0
 	assert_status 0
 	assert_contains "$output" ok
-	run usr "$PY" -c "$KEYS_PY" "$NR_ADD_KEY" "$NR_KEYCTL" add "$desc-ctl"
+	run key_add usr "$desc-ctl"
 	assert_status 0
-	run usr "$PY" -c "$KEYS_PY" "$NR_ADD_KEY" "$NR_KEYCTL" find "$desc-ctl"
+	run key_find usr "$desc-ctl"
 	assert_status 0
-	usr "$PY" -c "$KEYS_PY" "$NR_ADD_KEY" "$NR_KEYCTL" drop "$desc-ctl" >/dev/null
+	key_drop "$desc-ctl"
 
-	run sbx -- "$PY" -c "$KEYS_PY" "$NR_ADD_KEY" "$NR_KEYCTL" get
+	run sbx -- "$TRY" keyctl "$KEYCTL_GET_KEYRING_ID" "$KEY_SPEC_SESSION_KEYRING" 0
 	assert_status 1
 	assert_contains "$output" "refused: Operation not permitted"
 	# Should it get there, teardown takes it out of the user's keyring.
-	on_teardown "${AS:-} $PY -c \"\$KEYS_PY\" $NR_ADD_KEY $NR_KEYCTL drop $desc >/dev/null 2>&1"
-	run sbx -- "$PY" -c "$KEYS_PY" "$NR_ADD_KEY" "$NR_KEYCTL" add "$desc"
+	on_teardown "AS=${AS:-} key_drop $desc >/dev/null 2>&1"
+	run key_add sbx -- "$desc"
 	assert_status 1
 	assert_contains "$output" "refused: Operation not permitted"
 	# Nothing was added to the host's keyring.
-	run usr "$PY" -c "$KEYS_PY" "$NR_ADD_KEY" "$NR_KEYCTL" find "$desc"
+	run key_find usr "$desc"
 	assert_status 1
 	assert_contains "$output" refused
 }
 
 @test "the kernel keyrings (keyctl, add_key) are out of reach and the host's is unchanged" {
-	requires python3 setpriv
-	requires_syscall_numbers
+	requires setpriv
+	TRY=$(payload try-syscall)
 	each_user _keyring
 }
 

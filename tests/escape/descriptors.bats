@@ -4,10 +4,14 @@
 # /proc/self/fd/N reopens or walks it there.  SPEC "Process": all
 # descriptors above 2 are closed for the command unless --keep-fd names
 # them; SPEC "Filesystem" and SECURITY CONSIDERATIONS: the command writes
-# nowhere but the --rw paths and its private /tmp.  See common.bash.
+# nowhere but the --rw paths and its private /tmp.  See tests/README.
 
 # shellcheck disable=SC2016,SC2030,SC2031
-load common
+load ../helpers
+
+setup() {
+	requires bwrap userns
+}
 
 # What the command does with descriptor N ($1): list the directory above
 # it, and create a file in it by two routes.

@@ -10,13 +10,13 @@
 # Each test plants a payload that, when git runs it, leaves $MARKER (in a
 # directory the sandbox cannot write); the control plants it unsandboxed
 # and shows that the host's git runs it; inside, planting fails, and the
-# host's git runs nothing.  See common.bash.
+# host's git runs nothing.  See tests/README.
 
 # shellcheck disable=SC2016,SC2030,SC2031
-load common
+load ../helpers
 
 setup() {
-	escape_setup
+	requires bwrap userns
 	requires git
 	# No system or user configuration of the host's; an identity for
 	# commits, inside and out.

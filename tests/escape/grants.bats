@@ -6,10 +6,14 @@
 # FILES: a grant read from a policy file or profile does not pass through
 # symlinks below the working or home directory; no grant may reach /, a
 # home directory or a directory holding a masked place unless that exact
-# path was typed on the command line.  See common.bash.
+# path was typed on the command line.  See tests/README.
 
 # shellcheck disable=SC2016,SC2030,SC2031
-load common
+load ../helpers
+
+setup() {
+	requires bwrap userns
+}
 
 # grant_env DIR: a home ($HOME, with a .bashrc) and a project ($PROJ,
 # the working directory) below DIR, owned by the pass's user; a policy

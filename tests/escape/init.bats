@@ -7,13 +7,13 @@
 # landlock_create_ruleset fail with ENOSYS) nothing stops the command
 # from ptracing pid 1; the filter must then stop what pid 1 is made to
 # do.  tests/payloads/inject makes a traced process execute one system
-# call.  See common.bash.
+# call.  See tests/README.
 
 # shellcheck disable=SC2016,SC2030,SC2031
-load common
+load ../helpers
 
 setup() {
-	escape_setup
+	requires bwrap userns
 	[ "$(uname -m)" = x86_64 ] ||
 		skip_or_fail "tests/payloads/inject injects system calls on x86_64 only"
 	HIDE=$(payload hide-landlock)
@@ -125,31 +125,14 @@ assert_no_landlock_status() {
 	each_user body
 }
 
-# What waits in the terminal on stdin: "drain read: Q" when a "Q" was
-# pushed into it, "drain read: nothing" otherwise.
-DRAIN_PY='
-import os, select, termios
-a = termios.tcgetattr(0)
-a[3] &= ~(termios.ICANON | termios.ECHO)
-termios.tcsetattr(0, termios.TCSANOW, a)
-got = b""
-while select.select([0], [], [], 1)[0]:
-    b = os.read(0, 64)
-    if not b:
-        break
-    got += b
-print("drain read:", "Q" if b"Q" in got else "nothing")
-'
-
 @test "with --tty, pid 1 in the sandbox cannot be made to push a keystroke into the terminal (no Landlock)" {
 	requires script timeout
 	body() {
-		local d drain q
+		local d q
 		d=$(scratch_dir)
-		drain=$d/drain.py
-		printf '%s\n' "$DRAIN_PY" >"$drain"
-		chmod 0644 "$drain"
-		q="$(printf '%q ' "$PY" "$drain")"
+		# What waits in the terminal on stdin: "drain read: Q" when a
+		# "Q" was pushed into it, "drain read: nothing" otherwise.
+		q="$(printf '%q ' "$PY" "$(payload tty-drain.py)") drain"
 		# Control: in a pty, a process whose stdin is the terminal is
 		# made to push "Q" into it, and "Q" waits there.
 		run usr env SHELL=/bin/sh timeout 30 script -qec "

@@ -6,66 +6,27 @@
 # is the caller's choice.  Man page STATUS: success is reported only for
 # a process that the launcher has seen, from outside, in new user, mount,
 # pid (and without --net network) namespaces, under the seccomp filter.
-# See common.bash.
+# See tests/README.
 
 # shellcheck disable=SC2016,SC2030,SC2031
-load common
+load ../helpers
 
-# A program posing as bwrap.  With "direct" it runs the command it was
-# given (everything after the last "--") on the host; with "report" it
-# finds the control socket among stage two's arguments and reports in
-# itself, with its own credentials, and runs the command once told to
-# go on; with "stage2" it runs stage two in new user, pid and mount
-# namespaces of its own (unshare), but no network namespace and no
-# seccomp filter.
-FAKE_PY='#!/usr/bin/python3
-import os, socket, struct, subprocess, sys
-mode = open(os.path.join(os.path.dirname(os.path.realpath(sys.argv[0])), "mode")).read().strip()
-args = sys.argv[1:]
-inner = args[args.index("--") + 1:]
-command = args[len(args) - args[::-1].index("--"):]
-if mode == "direct":
-    os.execvp(command[0], command)
-if mode == "stage2":
-    os.execvp("unshare", ["unshare", "--user", "--map-root-user", "--pid",
-        "--fork", "--mount", "--mount-proc", "--"] + inner)
-ctrl = socket.socket(fileno=int(inner[3]))
-creds = struct.pack("iII", os.getpid(), os.getuid(), os.getgid())
-ctrl.sendmsg([b"R"], [(socket.SOL_SOCKET, socket.SCM_CREDENTIALS, creds)])
-if ctrl.recv(1) == b"G":
-    subprocess.call(command)
-'
-
-# The control for the fakes: a launcher that believes whatever reports
-# in.  argv: FAKE-BWRAP SBOX-EXEC DIR; starts the fake as sbox-exec would,
-# with stage two and the marker command, and sends the go-ahead as soon
-# as anything reports in.
-NAIVE_PY='
-import os, socket, subprocess, sys
-fake, sbox, d = sys.argv[1:4]
-a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-exe = os.open(sbox, os.O_PATH)
-err = os.dup(2)
-for fd in (b.fileno(), exe, err):
-    os.set_inheritable(fd, True)
-p = subprocess.Popen([fake, "--unshare-all", "--", "/proc/self/fd/%d" % exe,
-    "--sbox-stage2", "1", str(b.fileno()), str(err), "-", "run", d, "--",
-    "sh", "-c", "echo ran >\"$1/marker\"", "sh", d], close_fds=False)
-b.close()
-if a.recv(1) == b"R":
-    a.send(b"G")
-p.wait()
-'
+# tests/payloads/fake-bwrap.py poses as bwrap: it runs the command on the
+# host (mode direct), reports in itself (report), or runs stage two in
+# namespaces of its own without the filter (stage2).  The control for the
+# fakes, tests/payloads/naive-launcher.py, is a launcher that believes
+# whatever reports in.
 
 setup() {
-	escape_setup
+	requires bwrap userns
 	requires python3 jq
+	NAIVE=$(payload naive-launcher.py)
 }
 
 # fake_bwrap DIR MODE: the fake as DIR/bwrap (DIR is created).
 fake_bwrap() {
 	mkdir -p "$1"
-	printf '%s\n' "$FAKE_PY" >"$1/bwrap"
+	cp "$TESTS_DIR/payloads/fake-bwrap.py" "$1/bwrap"
 	echo "$2" >"$1/mode"
 	chmod 0755 "$1" "$1/bwrap"
 	chmod 0644 "$1/mode"
@@ -151,7 +112,7 @@ assert_untrusted() {
 		d=$(scratch_dir)
 		fake_bwrap "$d/fake" report
 		# Control: a launcher that believes it has the command run.
-		run usr "$PY" -c "$NAIVE_PY" "$d/fake/bwrap" "$SBOX" "$d"
+		run usr "$PY" "$NAIVE" "$d/fake/bwrap" "$SBOX" "$d"
 		assert_file "$d/marker" ran
 		rm -f "$d/marker"
 
@@ -171,7 +132,7 @@ assert_untrusted() {
 		fake_bwrap "$d/fake" stage2
 		# Control: a launcher that believes it has the command run, by
 		# stage two, outside any sandbox of sbox-exec's.
-		run usr "$PY" -c "$NAIVE_PY" "$d/fake/bwrap" "$SBOX" "$d"
+		run usr "$PY" "$NAIVE" "$d/fake/bwrap" "$SBOX" "$d"
 		assert_file "$d/marker" ran
 		rm -f "$d/marker"
 

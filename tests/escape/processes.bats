@@ -3,10 +3,14 @@
 # "Process": new user, pid, ipc and uts namespaces, no further user
 # namespaces; man page SECURITY CONSIDERATIONS: no seeing or signalling
 # host processes (Landlock signal scoping on top of the pid namespace).
-# See common.bash.
+# See tests/README for the shape of every test.
 
 # shellcheck disable=SC2016,SC2030,SC2031
-load common
+load ../helpers
+
+setup() {
+	requires bwrap userns
+}
 
 # host_sleep: a `sleep 300` on the host, as the pass's user; its pid in
 # $VICTIM.
@@ -54,17 +58,9 @@ _kill_host() {
 	each_user _kill_host
 }
 
-# PTRACE_SEIZE PID ($3): prints seized or refused (exit 1).  The tracee
-# is let go when this process exits.
-PTRACE_PY='
-import ctypes, os, sys
-libc = ctypes.CDLL(None, use_errno=True)
-L = ctypes.c_long
-if libc.syscall(L(int(sys.argv[1])), L(0x4206), L(int(sys.argv[2])), L(0), L(0)) < 0:
-    print("refused:", os.strerror(ctypes.get_errno()))
-    sys.exit(1)
-print("seized")
-'
+# ptrace(PTRACE_SEIZE, PID, 0, 0) by tests/payloads/try-syscall: "ok 0",
+# or "refused: ERROR" (exit 1).  The tracee is let go when it exits.
+PTRACE_SEIZE=0x4206
 
 _ptrace_host() {
 	local d
@@ -73,20 +69,19 @@ _ptrace_host() {
 	host_sleep
 
 	# Control: unsandboxed, this user can trace its own process.
-	run usr "$PY" -c "$PTRACE_PY" "$NR_PTRACE" "$VICTIM"
+	run usr "$TRY" ptrace "$PTRACE_SEIZE" "$VICTIM" 0 0
 	assert_status 0
-	assert_eq "$output" seized
+	assert_eq "$output" "ok 0"
 	assert_alive "$VICTIM"
 
-	run sbx -- "$PY" -c "$PTRACE_PY" "$NR_PTRACE" "$VICTIM"
+	run sbx -- "$TRY" ptrace "$PTRACE_SEIZE" "$VICTIM" 0 0
 	assert_status 1
 	assert_contains "$output" refused
 	assert_alive "$VICTIM"
 }
 
 @test "a host process of the same user cannot be ptraced" {
-	requires python3
-	requires_syscall_numbers
+	TRY=$(payload try-syscall)
 	each_user _ptrace_host
 }
 
@@ -114,25 +109,8 @@ _nested_userns() {
 	each_user _nested_userns
 }
 
-# System V shared memory: argv attach ID TEXT | read ID.  attach writes
-# TEXT at the start of segment ID; read prints its first bytes.
-SHM_PY='
-import ctypes, os, sys
-libc = ctypes.CDLL(None, use_errno=True)
-libc.shmat.restype = ctypes.c_void_p
-libc.shmat.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
-op, shmid = sys.argv[1], int(sys.argv[2])
-addr = libc.shmat(shmid, None, 0)
-if addr in (None, ctypes.c_void_p(-1).value):
-    print("refused:", os.strerror(ctypes.get_errno()))
-    sys.exit(1)
-if op == "attach":
-    ctypes.memmove(addr, sys.argv[3].encode() + b"\0", len(sys.argv[3]) + 1)
-    print("attached")
-else:
-    print(ctypes.string_at(addr).decode())
-'
-
+# System V shared memory, by tests/payloads/shm.py: attach ID TEXT |
+# read ID.
 _sysv_shm() {
 	local d id
 	d=$(scratch_dir)
@@ -142,20 +120,21 @@ _sysv_shm() {
 	on_teardown "ipcrm -m $id"
 
 	# Control: unsandboxed, this user attaches and writes.
-	run usr "$PY" -c "$SHM_PY" attach "$id" control
+	run usr "$PY" "$SHM" attach "$id" control
 	assert_status 0
-	run usr "$PY" -c "$SHM_PY" read "$id"
+	run usr "$PY" "$SHM" read "$id"
 	assert_eq "$output" control
 
-	run sbx -- "$PY" -c "$SHM_PY" attach "$id" escaped
+	run sbx -- "$PY" "$SHM" attach "$id" escaped
 	assert_status 1
 	assert_contains "$output" refused
-	run usr "$PY" -c "$SHM_PY" read "$id"
+	run usr "$PY" "$SHM" read "$id"
 	assert_eq "$output" control
 }
 
 @test "a host System V shared memory segment of the same user cannot be attached" {
 	requires python3 ipcmk ipcrm
+	SHM=$(payload shm.py)
 	each_user _sysv_shm
 }
 

@@ -5,10 +5,14 @@
 # /proc/sys is read-only, the seccomp filter refuses setuid bits (as root
 # such a file is root's on the host), a fresh /dev, own uts namespace.
 # Root inside the sandbox is root outside without capabilities, so the
-# controls here run as root on the host.  See common.bash.
+# controls here run as root on the host.  See tests/README.
 
 # shellcheck disable=SC2016,SC2030,SC2031
-load common
+load ../helpers
+
+setup() {
+	requires bwrap userns
+}
 
 # setuid_id DIR: a setuid-root copy of id(1) in DIR; prints its path.
 setuid_id() {
@@ -282,24 +286,17 @@ setuid_rw() {
 	rm -f "$rw/../p.policy"
 }
 
-# Writes TEXT ($2) at the start of FILE ($1) through a MAP_SHARED mapping.
-MMAP_PY='
-import mmap, os, sys
-fd = os.open(sys.argv[1], os.O_RDWR)
-m = mmap.mmap(fd, 0, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
-m[:len(sys.argv[2])] = sys.argv[2].encode()
-m.flush()
-'
-
 @test "as root, a setuid file rewritten through MAP_SHARED keeps its bit (the control for the refusal above)" {
 	requires root python3
-	local ctl
+	local ctl mmap_write
 	ctl=$(scratch_dir)
+	# Writes TEXT at the start of FILE through a MAP_SHARED mapping.
+	mmap_write=$(payload mmap-write.py)
 	setuid_rw "$ctl" 4755
-	run "$PY" -c "$MMAP_PY" "$ctl/id" '#!/bin/sh'
+	run "$PY" "$mmap_write" "$ctl/id" '#!/bin/sh'
 	assert_status 0
 	[ -u "$ctl/id" ] || { echo "the bit was cleared: the route is closed by the kernel here" >&2; return 1; }
 	# And sbox-exec does not let it into a writable grant.
-	run "$SBOX_EXEC" --rw "$ctl" -- "$PY" -c "$MMAP_PY" "$ctl/id" '#!/bin/sh'
+	run "$SBOX_EXEC" --rw "$ctl" -- "$PY" "$mmap_write" "$ctl/id" '#!/bin/sh'
 	assert_status 125
 }

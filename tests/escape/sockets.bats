@@ -8,17 +8,23 @@
 # cannot forge a status.  Every listener runs on the host as the pass's
 # user (or root, for /run/docker.sock) and logs each connection it
 # accepts: after the attempt, it has seen only the control's.  See
-# common.bash.
+# tests/README.
 
 # shellcheck disable=SC2016,SC2030,SC2031
-load common
+load ../helpers
+
+setup() {
+	requires bwrap userns
+	# The listeners' client (start_listener): KIND ADDR, prints "pong".
+	CLIENT=$(payload connect.py)
+}
 
 # assert_unreached KIND ADDR: from the sandbox (extra sbox-exec options
 # in $SBX_OPTS), the client cannot reach the listener, which has seen
 # only the control's connection.
 assert_unreached() {
 	# shellcheck disable=SC2086 # options are words
-	run sbx ${SBX_OPTS:-} -- timeout 10 "$PY" -c "$CLIENT_PY" "$1" "$2"
+	run sbx ${SBX_OPTS:-} -- timeout 10 "$PY" "$CLIENT" "$1" "$2"
 	assert_failed "connecting to the host listener"
 	refute_contains "$output" pong
 	assert_eq "$(connections)" 1
@@ -26,7 +32,7 @@ assert_unreached() {
 
 # control_reaches KIND ADDR: unsandboxed, this user reaches the listener.
 control_reaches() {
-	run usr timeout 10 "$PY" -c "$CLIENT_PY" "$1" "$2"
+	run usr timeout 10 "$PY" "$CLIENT" "$1" "$2"
 	assert_status 0
 	assert_eq "$output" pong
 	assert_eq "$(connections)" 1
@@ -107,10 +113,17 @@ _tcp_loopback() {
 	control_reaches tcp "$LISTEN_ADDR"
 
 	SBX_OPTS="" assert_unreached tcp "$LISTEN_ADDR"
+	assert_status 1
 	assert_contains "$output" ConnectionRefusedError
+
+	# With --net, the host network is shared.
+	run sbx --net -- timeout 10 "$PY" "$CLIENT" tcp "$LISTEN_ADDR"
+	assert_status 0
+	assert_eq "$output" pong
+	assert_eq "$(connections)" 2
 }
 
-@test "TCP to a host 127.0.0.1 listener fails without --net" {
+@test "TCP to a host 127.0.0.1 listener fails without --net and works with --net" {
 	requires python3 timeout
 	each_user _tcp_loopback
 }
@@ -123,6 +136,8 @@ _abstract_no_net() {
 	control_reaches abstract "$LISTEN_ADDR"
 
 	SBX_OPTS="" assert_unreached abstract "$LISTEN_ADDR"
+	assert_status 1
+	assert_contains "$output" ConnectionRefusedError
 }
 
 @test "a host abstract unix socket cannot be connected to without --net" {
@@ -137,41 +152,65 @@ _abstract_net() {
 	start_listener abstract "$d"
 	control_reaches abstract "$LISTEN_ADDR"
 
-	SBX_OPTS=--net assert_unreached abstract "$LISTEN_ADDR"
+	SBX_OPTS="--net --status-fd=3" assert_unreached abstract "$LISTEN_ADDR" \
+		3>"$d/status"
+	# The status says so.
+	assert_eq "$(json_get "$(cat "$d/status")" abstract_unix)" blocked
 	# ... while the host network itself is shared.
 	start_listener tcp "$d"
-	run sbx --net -- timeout 10 "$PY" -c "$CLIENT_PY" tcp "$LISTEN_ADDR"
+	run sbx --net -- timeout 10 "$PY" "$CLIENT" tcp "$LISTEN_ADDR"
 	assert_status 0
 	assert_eq "$output" pong
 }
 
+# SPEC: with --net, host abstract sockets stay unreachable where the
+# kernel has Landlock scoping (ABI 6, Linux 6.12).
 @test "with --net (Landlock scoping), a host abstract unix socket cannot be connected to" {
-	requires python3 timeout
+	requires python3 timeout jq
 	requires_landlock_scoping
 	each_user _abstract_net
 }
 
-# Sends one datagram ($2) to the unix socket $1; prints sent or refused.
-SEND_PY='
-import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-try:
-    s.sendto(sys.argv[2].encode(), sys.argv[1])
-except OSError as e:
-    print("refused:", e)
-    sys.exit(1)
-print("sent")
-'
+_abstract_net_truth() {
+	local d abstract
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	start_listener abstract "$d"
+	control_reaches abstract "$LISTEN_ADDR"
+
+	run sbx --net --status-fd=3 -- \
+		timeout 10 "$PY" "$CLIENT" abstract "$LISTEN_ADDR" 3>"$d/status"
+	abstract=$(json_get "$(cat "$d/status")" abstract_unix)
+	case $abstract in
+	reachable)
+		assert_status 0
+		assert_eq "$output" pong ;;
+	blocked)
+		refute_contains "$output" pong
+		assert_eq "$(connections)" 1 ;;
+	*)
+		echo "abstract_unix is '$abstract'" >&2
+		return 1 ;;
+	esac
+}
+
+# The status promises what the command can reach; it must not lie.
+@test "with --net, abstract_unix in the status matches what the command can reach" {
+	requires python3 timeout jq
+	each_user _abstract_net_truth
+}
 
 _status_socket_forge() {
-	local d rw sock out listen forged
+	local d rw sock out listen send forged
 	d=$(scratch_dir)
 	rw=$d/work
 	usr mkdir "$rw"
 	sock=$rw/status.sock
 	out=$d/received
 	cd "$rw" || return 1
-	listen=$(unpriv_copy "$BATS_TEST_DIRNAME/../status-listen.py")
+	listen=$(payload status-listen.py)
+	# PATH TEXT: sends TEXT to PATH; prints "sent" or "refused: ERROR".
+	send=$(payload send-dgram.py)
 	forged='{"version":1,"status":"success","pid":1}'
 
 	# The caller's listener: every datagram until 3 s of silence.
@@ -179,12 +218,12 @@ _status_socket_forge() {
 	wait_for 10 test -e "$d/ready"
 
 	# Control: unsandboxed, this user can send to the status socket.
-	run usr "$PY" -c "$SEND_PY" "$sock" "control:$forged"
+	run usr "$PY" "$send" "$sock" "control:$forged"
 	assert_status 0
 	assert_eq "$output" sent
 
 	run sbx --status-socket="$sock" --rw "$rw" -- \
-		"$PY" -c "$SEND_PY" "$sock" "forged:$forged"
+		"$PY" "$send" "$sock" "forged:$forged"
 	assert_status 1
 	assert_contains "$output" refused
 	wait_for 20 test -e "$out"
@@ -218,7 +257,7 @@ _run_unlisted() {
 	[ -S "$RUN_SOCK" ] || { echo "the host socket is gone" >&2; return 1; }
 
 	# Named with --allow-socket, it is reachable again.
-	run sbx --allow-socket "$RUN_SOCK" -- timeout 10 "$PY" -c "$CLIENT_PY" path "$RUN_SOCK"
+	run sbx --allow-socket "$RUN_SOCK" -- timeout 10 "$PY" "$CLIENT" path "$RUN_SOCK"
 	assert_status 0
 	assert_eq "$output" pong
 	assert_eq "$(connections)" 2
@@ -296,13 +335,8 @@ _home_tool_sockets() {
 	each_user _home_tool_sockets
 }
 
-# Binds a unix socket (no listener) at each path given.
-BIND_PY='
-import socket, sys
-for p in sys.argv[1:]:
-    socket.socket(socket.AF_UNIX, socket.SOCK_STREAM).bind(p)
-'
-
+# tests/payloads/bind-unix.py PATH...: a unix socket (no listener) bound
+# at each path.
 _scan_bounds() {
 	local d socks=() i
 	d=$(scratch_dir)
@@ -314,14 +348,14 @@ _scan_bounds() {
 		echo "config of $f" | usr tee "$HOME/$f/config.yaml" >/dev/null
 	done
 	# Control, within the bounds: only the socket is masked.
-	usr "$PY" -c "$BIND_PY" "$HOME/.rd/docker.sock"
+	usr "$PY" "$BIND" "$HOME/.rd/docker.sock"
 	run sbx -- sh -c 'cat "$1"; [ -S "$2" ] && echo socket' sh "$HOME/.rd/config.yaml" "$HOME/.rd/docker.sock"
 	assert_eq "$output" "config of .rd"
 	# More than 256 sockets, or one more than 8 directories deep: the
 	# whole directory is masked.
 	for i in $(seq 300); do socks+=("$HOME/.colima/s$i.sock"); done
-	usr "$PY" -c "$BIND_PY" "${socks[@]}"
-	usr "$PY" -c "$BIND_PY" "$HOME/.lima/a/b/c/d/e/f/g/h/i/deep.sock"
+	usr "$PY" "$BIND" "${socks[@]}"
+	usr "$PY" "$BIND" "$HOME/.lima/a/b/c/d/e/f/g/h/i/deep.sock"
 	run sbx -- sh -c 'ls -A "$1" "$2"; cat "$3" "$4"' sh "$HOME/.colima" "$HOME/.lima" \
 		"$HOME/.colima/config.yaml" "$HOME/.lima/config.yaml"
 	refute_contains "$output" "config of"
@@ -332,6 +366,7 @@ _scan_bounds() {
 
 @test "a socket scan that reaches its bounds (256 masks, 8 levels) masks the whole directory" {
 	requires python3
+	BIND=$(payload bind-unix.py)
 	each_user _scan_bounds
 }
 
@@ -345,13 +380,13 @@ _socket_made_later() {
 	x=$d/exchange
 	usr mkdir -p "$HOME/.colima/default" "$x"
 	unset XDG_CONFIG_HOME XDG_DATA_HOME
-	usr "$PY" -c "$BIND_PY" "$HOME/.colima/default/docker.sock"
+	usr "$PY" "$BIND" "$HOME/.colima/default/docker.sock"
 	sock=$HOME/.colima/default/docker-new.sock
 	bg usr_exec "$SBOX" --rw "$x" -- sh -c '
 		echo >"$1/ready"
 		while [ ! -e "$1/go" ]; do sleep 0.1; done
-		timeout 10 "$2" -c "$3" path "$4" >"$1/out" 2>&1
-		echo "finished $?" >>"$1/out"' sh "$x" "$PY" "$CLIENT_PY" "$sock"
+		timeout 10 "$2" "$3" path "$4" >"$1/out" 2>&1
+		echo "finished $?" >>"$1/out"' sh "$x" "$PY" "$CLIENT" "$sock"
 	wait_for 20 test -e "$x/ready"
 	start_listener path "$d" "$sock"
 	control_reaches path "$sock"
@@ -364,5 +399,6 @@ _socket_made_later() {
 
 @test "a socket made while the sandbox runs, in a tool directory that held one at launch, cannot be connected to" {
 	requires python3 timeout
+	BIND=$(payload bind-unix.py)
 	each_user _socket_made_later
 }

@@ -5,62 +5,38 @@
 # a new session; the seccomp filter refuses TIOCSTI as well, compared on
 # the low 32 bits of the request as the kernel does.  With --tty the
 # sandbox's terminal is the command's controlling terminal, never the
-# caller's.  Each test runs in a real pty (script(1) or tests/pty-drive.py);
-# a keystroke pushed into it is read back from the same terminal.  See
-# common.bash.
+# caller's.  Each test runs in a real pty (script(1) or
+# tests/payloads/pty-drive.py); a keystroke pushed into it is read back
+# from the same terminal.  See tests/README.
 
 # shellcheck disable=SC2016,SC2030,SC2031
-load common
+load ../helpers
 
-# argv NR_IOCTL inject REQUEST | NR_IOCTL drain.  inject: push "Q" into
-# the terminal on stdin with ioctl(0, REQUEST, "Q"), a raw system call so
-# that all 64 bits of REQUEST reach the kernel, and read back what
-# arrives; drain: what is waiting in the terminal's input.
-STI_PY='
-import ctypes, os, select, sys, termios
-nr, op = int(sys.argv[1]), sys.argv[2]
-a = termios.tcgetattr(0)
-a[3] &= ~(termios.ICANON | termios.ECHO)
-termios.tcsetattr(0, termios.TCSANOW, a)
-if op == "inject":
-    libc = ctypes.CDLL(None, use_errno=True)
-    c = ctypes.c_char(b"Q")
-    if libc.syscall(ctypes.c_long(nr), ctypes.c_long(0),
-                    ctypes.c_ulong(int(sys.argv[3], 0)), ctypes.byref(c)) != 0:
-        print("refused:", os.strerror(ctypes.get_errno()))
-        sys.exit(1)
-got = b""
-while select.select([0], [], [], 1)[0]:
-    b = os.read(0, 64)
-    if not b:
-        break
-    got += b
-print(op, "read:", "Q" if b"Q" in got else "nothing")
-'
-
-# in_pty SHELL-COMMAND: run it in a new pty, as the pass's user. script(1)
-# runs it with $SHELL, fixed here so the caller's login shell does not matter.
-in_pty() {
-	run usr env SHELL=/bin/sh timeout 30 script -qec "$1" /dev/null </dev/null
+setup() {
+	requires bwrap userns
 }
+
+# TIOCSTI pushes a keystroke into a terminal: ioctl(0, REQUEST, "Q") by
+# tests/payloads/try-syscall, a raw system call so that all 64 bits of
+# REQUEST reach the kernel, run by tests/payloads/tty-drain.py, which
+# then reads back what arrives ("inject read: Q").  tty-drain.py alone
+# says what is waiting in the terminal's input ("drain read: ...").
 
 # tiocsti_attempt REQUEST [SBOX-OPTION...]
 tiocsti_attempt() {
 	local req=$1
 	shift
-	local d sti q
+	local d drain inject
 	d=$(scratch_dir)
 	chmod 0755 "$d"
 	cd "$d" || return 1
-	sti=$d/sti.py
-	printf '%s\n' "$STI_PY" >"$sti"
-	chmod 0644 "$sti"
-	q="$(printf '%q ' "$PY" "$sti" "$NR_IOCTL")"
+	drain="$(printf '%q ' "$PY" "$(payload tty-drain.py)")"
+	inject="$drain inject $(printf '%q ' "$(payload try-syscall)") ioctl 0 $req s:Q"
 
 	# Control: unsandboxed, TIOCSTI pushes a keystroke into the pty.
 	# Since Linux 6.2, dev.tty.legacy_tiocsti=0 refuses it to all but
 	# CAP_SYS_ADMIN; then the control can only show that refusal.
-	in_pty "$q inject $req"
+	in_pty "$inject"
 	if [ "$(cat /proc/sys/dev/tty/legacy_tiocsti 2>/dev/null || echo 1)" = 1 ] ||
 		[ -z "${AS:-}" ]; then
 		assert_status 0
@@ -70,7 +46,7 @@ tiocsti_attempt() {
 	fi
 
 	# Inside: refused, and nothing waits in the terminal afterwards.
-	in_pty "$(printf '%q ' "$SBOX" "$@") -- $q inject $req; echo \"sandbox-exit=\$?\"; $q drain"
+	in_pty "$(printf '%q ' "$SBOX" "$@") -- $inject; echo \"sandbox-exit=\$?\"; $drain drain"
 	assert_contains "$output" refused
 	assert_contains "$output" sandbox-exit=1
 	refute_contains "$output" "inject read"
@@ -83,7 +59,6 @@ _tiocsti() {
 
 @test "TIOCSTI cannot push a keystroke into the caller's terminal" {
 	requires script timeout python3
-	requires_syscall_numbers
 	each_user _tiocsti
 }
 
@@ -93,7 +68,6 @@ _tiocsti_high_bits() {
 
 @test "TIOCSTI with the high 32 bits of the request set (0xffffffff00005412) is refused too" {
 	requires script timeout python3
-	requires_syscall_numbers
 	each_user _tiocsti_high_bits
 }
 
@@ -103,7 +77,6 @@ _tiocsti_tty() {
 
 @test "with --tty, TIOCSTI cannot push a keystroke into the terminal" {
 	requires script timeout python3
-	requires_syscall_numbers
 	each_user _tiocsti_tty
 }
 
@@ -113,31 +86,17 @@ _tiocsti_tty_high_bits() {
 
 @test "with --tty, TIOCSTI with the high 32 bits of the request set is refused too" {
 	requires script timeout python3
-	requires_syscall_numbers
 	each_user _tiocsti_tty_high_bits
 }
 
-# argv COMMAND...: start a host `sleep` (the victim) in this process
-# group, run COMMAND... sh -c 'kill -TERM 0' in it too, then say whether
-# the victim and this process were hit.
-PGRP_PY='
-import signal, subprocess, sys, time
-signal.signal(signal.SIGTERM, lambda *a: print("orchestrator got TERM"))
-victim = subprocess.Popen(["sleep", "300"])
-subprocess.run(sys.argv[1:] + ["sh", "-c", "kill -TERM 0"])
-time.sleep(0.5)
-print("victim", "dead" if victim.poll() is not None else "alive")
-victim.kill()
-'
-
+# tests/payloads/kill-pgrp.py COMMAND...: kill(0) from COMMAND... sh -c
+# 'kill -TERM 0', with a host `sleep` in the same process group.
 _tty_kill_pgrp() {
 	local d py
 	d=$(scratch_dir)
 	chmod 0755 "$d"
 	cd "$d" || return 1
-	py=$d/pgrp.py
-	printf '%s\n' "$PGRP_PY" >"$py"
-	chmod 0644 "$py"
+	py=$(payload kill-pgrp.py)
 
 	# Control: unsandboxed, kill(0) hits everyone in the process group.
 	# "exec": the shell that script(1) starts leads the pty's session; if
@@ -226,34 +185,19 @@ _settings_outlive() {
 	each_user _settings_outlive
 }
 
-# Ignores the stop signals and makes a process group of its own the
-# terminal's foreground, as a job that wants the keyboard back would.  (A
-# new group: inside a pid namespace the caller's has no number.)
-TAKE_FG_PY='
-import os, signal, time
-for s in (signal.SIGTSTP, signal.SIGTTOU, signal.SIGTTIN):
-    signal.signal(s, signal.SIG_IGN)
-try:
-    os.setpgid(0, 0)
-except OSError:
-    pass
-try:
-    os.tcsetpgrp(0, os.getpgrp())
-    print("tcsetpgrp: done")
-except OSError as e:
-    print("tcsetpgrp:", e)
-time.sleep(3)
-'
-
+# tests/payloads/take-foreground.py makes a process group of its own the
+# terminal's foreground, as a job that wants the keyboard back would.
 _take_foreground() {
+	local take
+	take=$(payload take-foreground.py)
 	# Control: unsandboxed, a background job takes the terminal.
-	drive bg expect='tcsetpgrp:' foreground kill=9 -- "$PY" -c "$TAKE_FG_PY"
+	drive bg expect='tcsetpgrp:' foreground kill=9 -- "$PY" "$take"
 	assert_contains "$output" "tcsetpgrp: done"
 	assert_contains "$output" "foreground=job"
 	# In the sandbox with --tty: it takes its own terminal only; the
 	# caller's stays with the caller's shell.
 	drive bg expect='tcsetpgrp:' foreground kill=15 -- \
-		"$SBOX" --tty -- "$PY" -c "$TAKE_FG_PY"
+		"$SBOX" --tty -- "$PY" "$take"
 	assert_contains "$output" "foreground=shell"
 	assert_contains "$output" "termios=same"
 }

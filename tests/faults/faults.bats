@@ -11,10 +11,7 @@
 # (SBOX_FAULT_SEED replays one).
 
 # shellcheck disable=SC2030,SC2031
-: "${SBOX_EXEC:=$BATS_TEST_DIRNAME/../../src/sbox-exec}"
 load ../helpers
-
-bats_require_minimum_version 1.5.0
 
 setup() {
 	requires bwrap userns python3
