@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# SPEC "Invocation": --check (can this policy be enforced here?) and
+# sbox-exec(1) OPTIONS, Launcher: --check (can this policy be enforced here?) and
 # --print (the bwrap command line, nothing run).
 
 load helpers
@@ -138,7 +138,7 @@ has_seq() {
 	done
 }
 
-@test "--print: every namespace SPEC promises, and a new session" {
+@test "--print: every namespace the manual page promises, and a new session" {
 	run --separate-stderr "$SBOX_EXEC" --print -- true
 	assert_status 0
 	words "$output"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# SPEC "Invocation": bad input is refused cleanly (exit 125, one
+# sbox-exec(1) SYNOPSIS and OPTIONS: bad input is refused cleanly (exit 125, one
 # "sbox-exec: " line naming the problem, nothing on stdout, nothing run);
 # odd but valid paths work; --help and --version.
 
@@ -338,7 +338,7 @@ bad_value() {
 	assert_eq "$stderr" ""
 }
 
-@test "--help mentions every long option SPEC lists" {
+@test "--help mentions every long option the manual page lists" {
 	local opt missing=
 	run --separate-stderr "$SBOX_EXEC" --help
 	assert_status 0

@@ -1,11 +1,11 @@
 #!/usr/bin/env bats
-# SPEC "Filesystem", "Process", "Exit status": what the sandbox
+# sbox-exec(1) OPTIONS (Filesystem, Process), EXIT STATUS: what the sandbox
 # enforces, seen from outside as a user sees it (files on the host, bytes
 # on stdout, exit codes).  Each test runs as root and again as nobody
 # (each_user).  Every "this is blocked" check also makes the same attempt
 # without the sandbox and shows that it works there, so that a sbox-exec
-# that ran the command unsandboxed fails the test.  The network (SPEC
-# "Network") is in tests/escape/sockets.bats and families.bats.
+# that ran the command unsandboxed fails the test.  The network (OPTIONS,
+# Network) is in tests/escape/sockets.bats and families.bats.
 
 # Single-quoted scripts are expanded by the inner shell (SC2016); bats'
 # @test bodies are functions, not subshells (SC2030/SC2031).

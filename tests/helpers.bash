@@ -438,8 +438,8 @@ json_get() {
 	printf '%s' "$1" | jq -r --arg k "$2" '.[$k] // empty'
 }
 
-# assert_status_line FILE: FILE holds exactly one status line as SPEC
-# "Status" words it: one line ending in \n, at most 4096 bytes, valid
+# assert_status_line FILE: FILE holds exactly one status line as sbox-exec(1)
+# STATUS words it: one line ending in \n, at most 4096 bytes, valid
 # UTF-8, one JSON object with "version":1 and a "status" string.
 assert_status_line() {
 	local f=$1 size nl

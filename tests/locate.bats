@@ -66,7 +66,7 @@ bwrap_copy() {
 	chmod "$2" "$1/bwrap"
 }
 
-# The bundled locations SPEC step 3 names, for this binary.
+# The bundled locations sbox-exec(1) FINDING BWRAP names, for this binary.
 bundled_present() {
 	local compiled
 	compiled=$(grep -a -o '/[[:graph:]]*/libexec/sbox-exec/bwrap' \

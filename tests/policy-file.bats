@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# SPEC "Policy file format": --policy=FILE and --profile=NAME.  Every test
+# sbox-exec(1) POLICY FILES and PROFILES: --policy=FILE and --profile=NAME.  Every test
 # runs from $D/work, and grants (or not) $D/work/sub through a file; the
 # proof is a file the command writes on the host.
 
@@ -281,7 +281,7 @@ EOF
 }
 
 @test "command-line options apply after the file, even when given before --policy" {
-	# SPEC: "Options on the command line are applied after those from files".
+	# sbox-exec(1) POLICY FILES: the command line is applied after the files.
 	echo '--setenv A 1' | policy p.policy
 	sbox --setenv A 2 --policy="$D/conf/p.policy" -- sh -c 'printf %s "$A"'
 	assert_status 0

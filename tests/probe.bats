@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# SPEC "Validation (the probe)": when bwrap cannot create the sandbox the
+# sbox-exec(1) THE SANDBOX and STATUS (sandbox-probe-failed): when bwrap cannot create the sandbox the
 # status is sandbox-probe-failed with bwrap's own words in `detail`, the
 # exit is 125, and the command does not run.  Each test runs as root and
 # as nobody (each_user), with the real bwrap.

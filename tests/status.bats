@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# SPEC "Status": one JSON line on every channel given (--status-fd,
+# sbox-exec(1) STATUS: one JSON line on every channel given (--status-fd,
 # --status-socket), before the command starts or instead of it.
 
 load helpers

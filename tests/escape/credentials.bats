@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Escape catalogue: credentials.  SPEC "Filesystem", host protection:
+# Escape catalogue: credentials.  sbox-exec(1) HOST PROTECTION:
 # credential stores in the home directory are hidden unless named; man
 # page HOST PROTECTION: a grant that reaches a masked path only through a
 # symlink is refused (invalid-policy); THE SANDBOX: the kernel keyring

@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # Escape catalogue: open descriptors.  A descriptor carries the host mount
 # it was opened on, read-write, into any mount namespace, and
-# /proc/self/fd/N reopens or walks it there.  SPEC "Process": all
+# /proc/self/fd/N reopens or walks it there.  sbox-exec(1) --keep-fd: all
 # descriptors above 2 are closed for the command unless --keep-fd names
-# them; SPEC "Filesystem" and SECURITY CONSIDERATIONS: the command writes
+# them; OPTIONS (Filesystem) and SECURITY CONSIDERATIONS: the command writes
 # nowhere but the --rw paths and its private /tmp.  See tests/README.
 
 # shellcheck disable=SC2016,SC2030,SC2031

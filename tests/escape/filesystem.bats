@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Escape catalogue: the host file system.  SPEC "Filesystem" (only --rw
+# Escape catalogue: the host file system.  sbox-exec(1) OPTIONS (only --rw
 # paths and the private /tmp are writable), man page THE SANDBOX (fresh
 # /dev; the seccomp filter refuses setuid and setgid bits, by chmod or by
 # creating a file with such a mode, and system calls of another

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # Escape catalogue: git repositories in a --rw directory.  A hook or a
 # core.fsmonitor setting is code the user runs later, outside the
-# sandbox, with the next `git commit` or `git status`.  SPEC "Filesystem",
-# host protection: .git/hooks and .git/config of a repository at the top
+# sandbox, with the next `git commit` or `git status`.  sbox-exec(1) HOST
+# PROTECTION: .git/hooks and .git/config of a repository at the top
 # of a writable directory stay read-only; man page HOST PROTECTION: .git
 # is bound onto itself (no renaming it away and replacing it), a linked
 # worktree's .git file is read-only.

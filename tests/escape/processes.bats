@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# Escape catalogue: other processes and shared kernel state.  SPEC
-# "Process": new user, pid, ipc and uts namespaces, no further user
+# Escape catalogue: other processes and shared kernel state.
+# sbox-exec(1) THE SANDBOX: new user, pid, ipc and uts namespaces, no further user
 # namespaces; man page SECURITY CONSIDERATIONS: no seeing or signalling
 # host processes (Landlock signal scoping on top of the pid namespace).
 # See tests/README for the shape of every test.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # Escape catalogue: routes that exist for root, or for an unprivileged
-# user only through something root set up.  SPEC "Process": no
+# user only through something root set up.  sbox-exec(1) THE SANDBOX: no
 # capabilities, even when sbox-exec runs as root; man page THE SANDBOX:
 # /proc/sys is read-only, the seccomp filter refuses setuid bits (as root
 # such a file is root's on the host), a fresh /dev, own uts namespace.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
-# Escape catalogue: sockets.  SPEC "Filesystem", host protection: the
+# Escape catalogue: sockets.  sbox-exec(1) HOST PROTECTION: the
 # runtime directory and the service sockets under /run are hidden (a
-# pathname socket on a read-only mount is still connectable); "Network":
+# pathname socket on a read-only mount is still connectable); OPTIONS, Network:
 # own network namespace without --net, host abstract sockets unreachable
 # (with --net too where Landlock scoping exists); man page HOST
 # PROTECTION: the --status-socket path is hidden, so that the command
@@ -163,7 +163,7 @@ _abstract_net() {
 	assert_eq "$output" pong
 }
 
-# SPEC: with --net, host abstract sockets stay unreachable where the
+# sbox-exec(1) --net: host abstract sockets stay unreachable where the
 # kernel has Landlock scoping (ABI 6, Linux 6.12).
 @test "with --net (Landlock scoping), a host abstract unix socket cannot be connected to" {
 	requires python3 timeout jq
