@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "bwrap_argv.h"
+#include "fd.h"
 #include "stage2.h"
 #include "launch.h"
 #include "probe.h"
@@ -122,16 +123,6 @@ note_signal(int sig)
 	for (size_t i = 0; i < N_ELEMENTS(deferred); i++)
 		if (deferred[i] == sig)
 			got_deferred[i] = 1;
-}
-
-static int
-set_inheritable(int fd)
-{
-	int flags = fcntl(fd, F_GETFD);
-
-	if (flags < 0)
-		return -1;
-	return fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC);
 }
 
 /* The hint for a launch step that failed with errno E, if one is known. */
@@ -267,17 +258,17 @@ fdset_open(struct fdset *f, size_t nempty, bool net, struct sbox_error *err)
 	return 0;
 }
 
-/* "3,7,9" or "-": the descriptors the command keeps. */
-static char *
-keep_list(const struct policy *p)
+/* The paths Landlock is to let the command write: the mounts say so. */
+static char **
+writable_paths(const struct policy *p, size_t *n)
 {
-	struct buf b = { 0 };
+	char **v = xcalloc(p->nmounts + 1, sizeof(*v));
 
-	for (size_t i = 0; i < p->nkeep; i++)
-		buf_addf(&b, "%s%d", i ? "," : "", p->keep_fds[i]);
-	if (b.len == 0)
-		buf_addc(&b, '-');
-	return buf_steal(&b);
+	*n = 0;
+	for (size_t i = 0; i < p->nmounts; i++)
+		if (p->mounts[i].kind == MOUNT_RW)
+			v[(*n)++] = p->mounts[i].dest;
+	return v;
 }
 
 static void
@@ -297,22 +288,21 @@ build_argv(const struct launch_spec *spec, const struct fdset *f,
 		.seccomp = f->seccomp >= 0,
 		.seccomp_fd = f->seccomp,
 	};
+	struct stage2_args s2 = { 0 };
+	cleanup_free char **writable = writable_paths(p, &s2.nwritable);
 
+	s2.userns = stage2_userns_id();
+	s2.ctrl = f->ctrl[1];
+	s2.saved_stderr = f->saved_stderr;
+	s2.nkeep = p->nkeep;
+	memcpy(s2.keep, p->keep_fds, p->nkeep * sizeof(int));
+	s2.mode = inv->mode == MODE_CHECK ? STAGE2_CHECK :
+	    inv->policy.tty		  ? STAGE2_RUN_TTY :
+					    STAGE2_RUN;
+	s2.writable = writable;
+	s2.command = inv->command;
 	strv_addf(&cmd, "/proc/self/fd/%d", f->exe);
-	strv_add(&cmd, STAGE2_FLAG);
-	strv_addf(&cmd, "%lu", stage2_userns_id());
-	strv_addf(&cmd, "%d", f->ctrl[1]);
-	strv_addf(&cmd, "%d", f->saved_stderr);
-	strv_take(&cmd, keep_list(p));
-	strv_addf(&cmd, "%s%s", inv->mode == MODE_CHECK ? "check" : "run",
-	    inv->policy.tty ? "-tty" : "");
-	/* Where Landlock is to let the command write: the mounts say so. */
-	for (size_t i = 0; i < p->nmounts; i++)
-		if (p->mounts[i].kind == MOUNT_RW)
-			strv_add(&cmd, p->mounts[i].dest);
-	strv_add(&cmd, "--");
-	for (char **a = inv->command; *a != NULL; a++)
-		strv_add(&cmd, *a);
+	stage2_args_encode(&s2, &cmd);
 	in.command = cmd.v;
 	bwargv_build(p, &in, argv);
 }
@@ -389,7 +379,7 @@ exec_bwrap(const struct invocation *inv, const struct located *bw,
 	fd_close_except(keep, nkeep);
 	/* bwrap's own descriptor too: a wrapper script is run through it. */
 	for (size_t i = 0; i < nkeep; i++)
-		if (set_inheritable(keep[i]) < 0)
+		if (fd_set_inheritable(keep[i]) < 0)
 			_exit(127);
 	(void)sigaction(SIGPIPE, old_pipe, NULL);
 	(void)syscall(SYS_execveat, bw->fd, "", argv, environ, AT_EMPTY_PATH);
