@@ -71,6 +71,19 @@ fd_close_except(const int *keep, size_t n)
 	close_span(lo, ~0U);
 }
 
+/* Close *FD unless it is -1, leave -1 there; errno is kept. */
+void
+fd_close(int *fd)
+{
+	if (*fd >= 0) {
+		int saved = errno;
+
+		(void)close(*fd);
+		*fd = -1;
+		errno = saved;
+	}
+}
+
 /* Clear FD's close-on-exec flag: it survives the exec that follows. */
 int
 fd_set_inheritable(int fd)

@@ -289,8 +289,8 @@ scan_options(const char *map, size_t len, struct located *out)
 			out->disable_userns = true;
 		else if (left >= sizeof(bindfd) &&
 		    memcmp(p, bindfd, sizeof(bindfd)) == 0)
-			out->bind_fd = true;
-		if (out->disable_userns && out->bind_fd)
+			out->can_bind_fd = true;
+		if (out->disable_userns && out->can_bind_fd)
 			break;
 		p++;
 	}
@@ -383,7 +383,7 @@ try_candidate(const char *path, enum trust trust, struct located *out,
 		return -1;
 	}
 	out->path = xstrdup(path);
-	out->disable_userns = out->bind_fd = false;
+	out->disable_userns = out->can_bind_fd = false;
 	bwrap_features(fd, out);
 	return 0;
 }

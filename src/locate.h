@@ -13,7 +13,7 @@ struct located {
 	int fd;		     /* O_PATH, close-on-exec: what will be executed */
 	char *path;	     /* as found, for messages and the status */
 	bool disable_userns; /* it knows --disable-userns */
-	bool bind_fd;	     /* it knows --bind-fd, --ro-bind-fd */
+	bool can_bind_fd;    /* it knows --bind-fd, --ro-bind-fd */
 	char *caller_writable; /* a bundled copy the caller could replace:
 				  the place it could write, or NULL */
 };

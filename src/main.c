@@ -23,7 +23,6 @@
 #include "locate.h"
 #include "protect.h"
 #include "sbox.h"
-#include "seccomp.h"
 #include "stage2.h"
 #include "status.h"
 #include "util.h"
@@ -158,7 +157,8 @@ on_ready(void *ctx, pid_t pid)
 		    "reachable",
 		.nested_userns = r->bw->disable_userns ? "blocked" : "allowed",
 		.landlock = landlock,
-		.seccomp = seccomp_supported() ? "filter" : "none",
+		/* Without the filter nothing is launched (seccomp.c). */
+		.seccomp = "filter",
 	};
 
 	if (abi > 0)
@@ -279,7 +279,8 @@ main(int argc, char **argv)
 		refuse(&rep, &err);
 
 	if (inv.mode == MODE_PRINT) {
-		launch_print(&inv, &bw);
+		if (launch_print(&inv, &bw, &err) < 0)
+			refuse(&rep, &err);
 		code = flush_stdout() == 0 ? 0 : SBOX_EXIT_REFUSED;
 		locate_free(&bw);
 		cli_free(&inv);
@@ -289,7 +290,7 @@ main(int argc, char **argv)
 
 	spec = (struct launch_spec){
 		.inv = &inv,
-		.bwrap = &bw,
+		.located = &bw,
 		.ready = on_ready,
 		.ready_ctx = &rep,
 	};

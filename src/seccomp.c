@@ -24,8 +24,9 @@
  *
  * The launcher builds the program and hands it to bwrap (--seccomp),
  * which installs it on its own init process (pid 1 in the sandbox) and on
- * stage two, so that nothing inside runs without it.
- * MUST NOT print or exit.
+ * stage two, so that nothing inside runs without it.  Built for x86-64
+ * and AArch64; elsewhere seccomp_program_fd() refuses, and no sandbox is
+ * made.  MUST NOT print or exit.
  */
 #include "config.h"
 
@@ -38,10 +39,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "seccomp.h"
@@ -351,35 +354,51 @@ seccomp_build(struct sock_filter *out, size_t max, bool net)
 /*
  * The filter for a sandbox with (NET) or without the host's network, as
  * bwrap's --seccomp reads it: the instructions, read to end of file from
- * a pipe.  Returns the read end (close-on-exec), -1 with errno set on
- * failure, or -2 where there is no filter for this architecture.
+ * a pipe.  Returns the read end (close-on-exec), or -1 with ERR set: no
+ * sandbox is made without the filter, so an architecture it is not built
+ * for is a refusal.
  */
 int
-seccomp_program_fd(bool net)
+seccomp_program_fd(bool net, struct sbox_error *err)
 {
 	struct sock_filter prog[160];
 	size_t n = seccomp_build(prog, N_ELEMENTS(prog), net);
-	int fds[2], saved;
+	cleanup_fd int rfd = -1, wfd = -1;
+	int fds[2];
 	ssize_t w;
 
-	if (!seccomp_supported())
-		return -2;
+	if (!seccomp_supported()) {
+		struct utsname u;
+
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "sbox-exec has no seccomp filter for this architecture (%s), and makes no sandbox without one",
+		    uname(&u) == 0 ? u.machine : "unknown");
+		sbox_error_hint(err,
+		    "the filter is built for x86-64 and AArch64 (see THE SANDBOX in sbox-exec(1)); run sbox-exec on one of them");
+		return -1;
+	}
 	/* Within PIPE_BUF: written at once, and never waits for a reader. */
 	if (n == 0 || n * sizeof(*prog) > PIPE_BUF) {
-		errno = ENOSYS;
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "the seccomp filter does not fit in a pipe (%zu instructions)",
+		    n);
 		return -1;
 	}
-	if (pipe2(fds, O_CLOEXEC) < 0)
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "cannot prepare the launch: %s", strerror(errno));
 		return -1;
+	}
+	rfd = fds[0];
+	wfd = fds[1];
 	do
-		w = write(fds[1], prog, n * sizeof(*prog));
+		w = write(wfd, prog, n * sizeof(*prog));
 	while (w < 0 && errno == EINTR);
-	saved = errno;
-	close(fds[1]);
 	if (w != (ssize_t)(n * sizeof(*prog))) {
-		close(fds[0]);
-		errno = w < 0 ? saved : EIO;
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "cannot prepare the launch: %s",
+		    w < 0 ? strerror(errno) : "a short write to a pipe");
 		return -1;
 	}
-	return fds[0];
+	return steal_fd(&rfd);
 }

@@ -20,7 +20,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "bwrap_argv.h"
+#include "bwrap_cmd.h"
 #include "cli.h"
 #include "status.h"
 #include "util.h"
@@ -52,26 +52,29 @@ check_invocation(struct invocation *inv, int r)
 	}
 	if ((inv->mode == MODE_RUN || inv->mode == MODE_PRINT) &&
 	    inv->command != NULL && inv->command[0] != NULL) {
-		cleanup_strv struct strv argv = { 0 };
+		cleanup_bwrap_cmd struct bwrap_cmd cmd = { 0 };
 		cleanup_buf struct buf shell = { 0 };
-		size_t n = bwargv_empty_fds_needed(&inv->policy);
+		size_t n = bwrap_cmd_hidden_files(&inv->policy);
 		cleanup_free int *fds = xcalloc(n, sizeof(int));
-		struct bwargv_input in = {
-			.bwrap = "/usr/bin/bwrap",
-			.empty_fds = fds,
-			.nempty = n,
-			.command = inv->command,
+		struct bwrap_input in = {
+			.program = "/usr/bin/bwrap",
+			.hidden_fds = fds,
+			.nhidden = n,
+			.seccomp_fd = -1,
 			.disable_userns = true,
 		};
+		const struct strv *argv = &cmd.argv;
 
+		/* Numbers no descriptor has: the command closes them. */
 		for (size_t i = 0; i < n; i++)
-			fds[i] = 3 + (int)i;
-		bwargv_build(&inv->policy, &in, &argv);
-		if (argv.n == 0 || argv.v[argv.n] != NULL ||
-		    strcmp(argv.v[0], "/usr/bin/bwrap") != 0)
+			fds[i] = 1000000 + (int)i;
+		bwrap_cmd_build(&cmd, &inv->policy, &in);
+		bwrap_cmd_add_args(&cmd, inv->command);
+		if (argv->n == 0 || argv->v[argv->n] != NULL ||
+		    strcmp(argv->v[0], "/usr/bin/bwrap") != 0)
 			abort();
-		for (size_t i = 0; i < argv.n; i++) {
-			util_shell_quote(&shell, argv.v[i]);
+		for (size_t i = 0; i < argv->n; i++) {
+			util_shell_quote(&shell, argv->v[i]);
 			buf_addc(&shell, ' ');
 		}
 	}
