@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "creds.h"
-#include "probe.h"
 
 #ifndef PKGDATADIR
 #define PKGDATADIR "/usr/local/share/sbox-exec"
@@ -235,7 +234,7 @@ creds_load(const char *path, bool required, const struct creds_env *env,
 		return 0;
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		int e = errno;
-		const char *limit = probe_errno_hint(e);
+		const char *limit = sbox_errno_hint(e);
 
 		/* A limit reached is the machine's state, not the install's. */
 		sbox_error_set(err,

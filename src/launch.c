@@ -36,8 +36,9 @@
 #include "fd.h"
 #include "stage2.h"
 #include "launch.h"
-#include "probe.h"
+#include "ready.h"
 #include "pty.h"
+#include "ready.h"
 #include "seccomp.h"
 #include "util.h"
 #include "verify.h"
@@ -131,7 +132,7 @@ static int
 failed(struct sbox_error *err, const char *what)
 {
 	int e = errno;
-	const char *hint = probe_errno_hint(e);
+	const char *hint = sbox_errno_hint(e);
 
 	sbox_error_set(err, SBOX_PROBE_FAILED, "%s: %s", what, strerror(e));
 	if (hint != NULL)
@@ -519,7 +520,7 @@ start_bwrap(struct launch *l, const struct launch_spec *spec,
 	 */
 	(void)sigaction(SIGPIPE, &ign, &l->old_pipe);
 	(void)sigaction(SIGCHLD, &dfl, NULL);
-	/* What bwrap leaves behind becomes ours to end (probe.c). */
+	/* What bwrap leaves behind becomes ours to end (ready.c). */
 	(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
 	fflush(NULL);
 	/*
@@ -583,7 +584,7 @@ forward_signals_to(pid_t child, pid_t cmd, const struct pty *t, bool ctty)
 
 /* What the waiting loop needs. */
 struct relay {
-	pid_t child;	 /* bwrap */
+	pid_t bwrap_pid; /* bwrap, the process */
 	pid_t cmd;	 /* stage two, then the command */
 	pid_t pgrp;	 /* the command's process group (bwrap's, inside) */
 	pid_t init_pgrp; /* bwrap's first process inside, when not the same */
@@ -661,7 +662,7 @@ signal_sandbox(const struct relay *r, int sig)
 	/* bwrap too, so that everything below us is stopped. */
 	if (r->init_pgrp > 1)
 		(void)kill(-r->init_pgrp, sig);
-	(void)kill(r->child, sig);
+	(void)kill(r->bwrap_pid, sig);
 }
 
 
@@ -892,7 +893,7 @@ relay_loop(struct relay *r)
 		relay_io(r, pfd, n, &err_open, &master_open);
 	}
 	pty_restore(t);
-	while (waitpid(r->child, &status, 0) < 0)
+	while (waitpid(r->bwrap_pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return SBOX_EXIT_REFUSED;
 	if (WIFSIGNALED(status))
@@ -929,24 +930,24 @@ proxy(struct relay *r)
  */
 static int
 await_sandbox(struct launch *l, const struct invocation *inv,
-    struct probe_outcome *out, struct sbox_error *err)
+    struct ready_outcome *out, struct sbox_error *err)
 {
 	/* Everything inside carries the launcher's filters and bwrap's. */
 	int filters = verify_seccomp_filters() + 1;
 
-	if (probe_wait_ready(l->ctrl, l->err_read, l->bwrap_pid,
+	if (ready_wait(l->ctrl, l->err_read, l->bwrap_pid,
 		inv->probe_timeout_ms, out) < 0) {
-		probe_collect_failure(l->err_read, l->bwrap_pid, out);
-		probe_classify(out, inv->probe_timeout_ms, err);
-		probe_outcome_free(out);
+		ready_collect_failure(l->err_read, l->bwrap_pid, out);
+		ready_classify(out, inv->probe_timeout_ms, err);
+		ready_outcome_free(out);
 		return -1;
 	}
 	if (verify_sandbox(l->bwrap_pid, out->cmd_pid, inv->policy.net, filters,
 		err) < 0) {
 		kill(-l->bwrap_pid, SIGKILL);
 		kill(l->bwrap_pid, SIGKILL);
-		probe_collect_failure(l->err_read, l->bwrap_pid, out);
-		probe_outcome_free(out);
+		ready_collect_failure(l->err_read, l->bwrap_pid, out);
+		ready_outcome_free(out);
 		return -1;
 	}
 	return 0;
@@ -955,20 +956,20 @@ await_sandbox(struct launch *l, const struct invocation *inv,
 /* --check: stage two ends on our word; the sandbox is good if bwrap is. */
 static int
 finish_check(struct launch *l, const struct launch_spec *spec,
-    struct probe_outcome *out, struct sbox_error *err)
+    struct ready_outcome *out, struct sbox_error *err)
 {
 	char go = 'G';
 	bool good;
 
 	(void)send(l->ctrl, &go, 1, MSG_NOSIGNAL);
-	probe_collect_failure(l->err_read, l->bwrap_pid, out);
+	ready_collect_failure(l->err_read, l->bwrap_pid, out);
 	good = out->reaped && WIFEXITED(out->wait_status) &&
 	    WEXITSTATUS(out->wait_status) == 0;
 	if (!good)
-		probe_classify(out, spec->inv->probe_timeout_ms, err);
+		ready_classify(out, spec->inv->probe_timeout_ms, err);
 	else
 		spec->ready(spec->ready_ctx, getpid());
-	probe_outcome_free(out);
+	ready_outcome_free(out);
 	return good ? 0 : -1;
 }
 
@@ -976,12 +977,12 @@ finish_check(struct launch *l, const struct launch_spec *spec,
  * relay until bwrap ends; returns what sbox-exec exits with. */
 static int
 hand_over(struct launch *l, const struct launch_spec *spec,
-    struct probe_outcome *out)
+    struct ready_outcome *out)
 {
 	const struct policy *p = &spec->inv->policy;
 	char go = 'G';
 	struct relay r = {
-		.child = l->bwrap_pid,
+		.bwrap_pid = l->bwrap_pid,
 		.cmd = out->cmd_pid,
 		.err_fd = l->err_read,
 		.ctty = p->tty,
@@ -1000,7 +1001,7 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 		(void)!write(STDERR_FILENO, safe.s, safe.len);
 	}
 	(void)sigaction(SIGPIPE, &l->old_pipe, NULL);
-	probe_outcome_free(out);
+	ready_outcome_free(out);
 	fd_close(&l->ctrl);
 	fd_close(&l->devnull);
 	return proxy(&r);
@@ -1016,7 +1017,7 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
     struct sbox_error *err)
 {
 	cleanup_launch struct launch l = LAUNCH_INIT;
-	struct probe_outcome out;
+	struct ready_outcome out;
 
 	if (prepare(&l, spec, err) < 0)
 		return -1;

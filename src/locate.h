@@ -21,6 +21,5 @@ struct located {
 int locate_bwrap(const char *, const char *, struct located *,
     struct sbox_error *);
 void locate_free(struct located *);
-int locate_self_check(struct sbox_error *);
 
 #endif

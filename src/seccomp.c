@@ -254,14 +254,96 @@ resolve(struct prog *p)
  * be built (a mode argument out of range, a call listed twice, more
  * jumps than the fix-up list holds) gives 0, and the launch is refused.
  */
+#ifdef NATIVE_ARCH
+/* By argument number; there is no mode in argument 0. */
+static const enum label arg_label[] = { NLABELS, L_ARG1, L_ARG2, L_ARG3 };
+
+/* The search tree over the calls the filter looks at; -1 when the table
+ * cannot be built (a mode argument out of range, a call listed twice). */
+static int
+emit_dispatch(struct prog *p, bool net)
+{
+	struct nr_case cases[N_ELEMENTS(mode_rules) + N_ELEMENTS(denied) + 4];
+	size_t n = 0;
+
+	for (size_t i = 0; i < N_ELEMENTS(mode_rules); i++) {
+		if (mode_rules[i].arg < 1 || mode_rules[i].arg > 3)
+			return -1;
+		cases[n++] = (struct nr_case){ mode_rules[i].nr,
+			arg_label[mode_rules[i].arg] };
+	}
+	for (size_t i = 0; i < N_ELEMENTS(denied); i++)
+		cases[n++] = (struct nr_case){ denied[i], L_EPERM };
+	/* openat2's mode hides in a struct: refused, callers fall
+	 * back to openat. */
+	cases[n++] = (struct nr_case){ SYS_openat2, L_ENOSYS };
+	cases[n++] = (struct nr_case){ SYS_ioctl, L_IOCTL };
+	if (!net) {
+		cases[n++] = (struct nr_case){ SYS_socket, L_SOCKET };
+		cases[n++] = (struct nr_case){ SYS_socketpair, L_SOCKET };
+	}
+	qsort(cases, n, sizeof(*cases), case_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (cases[i].nr == cases[i - 1].nr)
+			return -1; /* which rule would win is unclear */
+	emit_tree(p, cases, n);
+	return 0;
+}
+
+/* What each label does: check a mode, an ioctl request, a socket family;
+ * refuse. */
+static void
+emit_labels(struct prog *p, bool net)
+{
+	for (unsigned int a = 1; a <= 3; a++) {
+		place(p, arg_label[a]);
+		emit(p,
+		    (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			ARG_LO(a)));
+		jump_to(p, BPF_JSET, S_ISUID | S_ISGID, L_EPERM, true);
+		emit(p, (struct sock_filter)RET(SECCOMP_RET_ALLOW));
+	}
+	/* Only the low 32 bits of the request, as the kernel compares. */
+	place(p, L_IOCTL);
+	emit(p,
+	    (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(1)));
+	jump_to(p, BPF_JEQ, TIOCSTI, L_EPERM, true);
+	jump_to(p, BPF_JEQ, TIOCLINUX, L_EPERM, true);
+	emit(p, (struct sock_filter)RET(SECCOMP_RET_ALLOW));
+	/* The families a sandbox without --net may use; each a jump to the
+	 * allow just after them. */
+	place(p, L_SOCKET);
+	if (!net) {
+		emit(p,
+		    (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			ARG_LO(0)));
+		emit(p,
+		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			AF_UNIX, 3, 0));
+		emit(p,
+		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			AF_INET, 2, 0));
+		emit(p,
+		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			AF_INET6, 1, 0));
+		emit(p,
+		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			AF_NETLINK, 0, 1));
+		emit(p, (struct sock_filter)RET(SECCOMP_RET_ALLOW));
+		emit(p, (struct sock_filter)DENY(EAFNOSUPPORT));
+	}
+	place(p, L_EPERM);
+	emit(p, (struct sock_filter)DENY(EPERM));
+	place(p, L_ENOSYS);
+	emit(p, (struct sock_filter)DENY(ENOSYS));
+}
+#endif
+
 size_t
 seccomp_build(struct sock_filter *out, size_t max, bool net)
 {
 #ifdef NATIVE_ARCH
 	struct prog p = { .out = out, .max = max };
-	/* By argument number; there is no mode in argument 0. */
-	static const enum label arg_label[] = { NLABELS, L_ARG1, L_ARG2,
-		L_ARG3 };
 
 	emit(&p,
 	    (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
@@ -273,80 +355,14 @@ seccomp_build(struct sock_filter *out, size_t max, bool net)
 #ifdef X32_BIT
 	jump_to(&p, BPF_JGE, X32_BIT, L_ENOSYS, true);
 #endif
-	{
-		struct nr_case
-		    cases[N_ELEMENTS(mode_rules) + N_ELEMENTS(denied) + 4];
-		size_t n = 0;
-
-		for (size_t i = 0; i < N_ELEMENTS(mode_rules); i++) {
-			if (mode_rules[i].arg < 1 || mode_rules[i].arg > 3)
-				return 0;
-			cases[n++] = (struct nr_case){ mode_rules[i].nr,
-				arg_label[mode_rules[i].arg] };
-		}
-		for (size_t i = 0; i < N_ELEMENTS(denied); i++)
-			cases[n++] = (struct nr_case){ denied[i], L_EPERM };
-		/* openat2's mode hides in a struct: refused, callers fall
-		 * back to openat. */
-		cases[n++] = (struct nr_case){ SYS_openat2, L_ENOSYS };
-		cases[n++] = (struct nr_case){ SYS_ioctl, L_IOCTL };
-		if (!net) {
-			cases[n++] = (struct nr_case){ SYS_socket, L_SOCKET };
-			cases[n++] = (struct nr_case){ SYS_socketpair,
-				L_SOCKET };
-		}
-		qsort(cases, n, sizeof(*cases), case_cmp);
-		for (size_t i = 1; i < n; i++)
-			if (cases[i].nr == cases[i - 1].nr)
-				return 0; /* which rule would win is unclear */
-		emit_tree(&p, cases, n);
-	}
-
-	for (unsigned int a = 1; a <= 3; a++) {
-		place(&p, arg_label[a]);
-		emit(&p,
-		    (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			ARG_LO(a)));
-		jump_to(&p, BPF_JSET, S_ISUID | S_ISGID, L_EPERM, true);
-		emit(&p, (struct sock_filter)RET(SECCOMP_RET_ALLOW));
-	}
-	/* Only the low 32 bits of the request, as the kernel compares. */
-	place(&p, L_IOCTL);
-	emit(&p,
-	    (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(1)));
-	jump_to(&p, BPF_JEQ, TIOCSTI, L_EPERM, true);
-	jump_to(&p, BPF_JEQ, TIOCLINUX, L_EPERM, true);
-	emit(&p, (struct sock_filter)RET(SECCOMP_RET_ALLOW));
-	/* The families a sandbox without --net may use; each a jump to the
-	 * allow just after them. */
-	place(&p, L_SOCKET);
-	if (!net) {
-		emit(&p,
-		    (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			ARG_LO(0)));
-		emit(&p,
-		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			AF_UNIX, 3, 0));
-		emit(&p,
-		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			AF_INET, 2, 0));
-		emit(&p,
-		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			AF_INET6, 1, 0));
-		emit(&p,
-		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			AF_NETLINK, 0, 1));
-		emit(&p, (struct sock_filter)RET(SECCOMP_RET_ALLOW));
-		emit(&p, (struct sock_filter)DENY(EAFNOSUPPORT));
-	}
-	place(&p, L_EPERM);
-	emit(&p, (struct sock_filter)DENY(EPERM));
-	place(&p, L_ENOSYS);
-	emit(&p, (struct sock_filter)DENY(ENOSYS));
+	if (emit_dispatch(&p, net) < 0)
+		return 0;
+	emit_labels(&p, net);
 	return !p.overflow && resolve(&p) ? p.n : 0;
 #else
 	(void)out;
 	(void)max;
+	(void)net;
 	return 0;
 #endif
 }

@@ -174,8 +174,7 @@ status_socket_open(const char *addr, int *fdp, struct sbox_error *err)
 	}
 	if (len > sizeof(sun.sun_path) - 1) {
 		sbox_error_set(err, SBOX_INVALID_POLICY,
-		    "--status-socket: socket name is %zu bytes, at most %zu "
-		    "fit",
+		    "--status-socket: socket name is %zu bytes, at most %zu fit",
 		    len, sizeof(sun.sun_path) - 1);
 		return -1;
 	}
