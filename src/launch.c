@@ -389,8 +389,8 @@ add_stage2(struct launch *l, const struct invocation *inv,
 	    "stage two's end of the control socket");
 	s2.saved_stderr = bwrap_cmd_take_fd(&l->cmd, &l->saved_stderr,
 	    "the command's standard error");
-	memcpy(s2.keep, p->keep_fds, p->nkeep * sizeof(int));
-	s2.nkeep = p->nkeep;
+	for (size_t i = 0; i < p->nkeep; i++)
+		s2.keep[s2.nkeep++] = p->keep_fds[i];
 	s2.mode = inv->mode == MODE_CHECK ? STAGE2_CHECK :
 	    p->tty			  ? STAGE2_RUN_TTY :
 					    STAGE2_RUN;
