@@ -12,6 +12,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -306,7 +307,9 @@ bwrap_cmd_finish(struct bwrap_cmd *c)
  * In the child, between fork and exec: every descriptor to its number,
  * inheritable, and every other one above 2 closed.  The ones we own are
  * copied above all numbers first, so that none is overwritten before it
- * is moved.  Returns -1 (errno set) on failure.
+ * is moved, which needs as many free numbers above the highest one:
+ * under a tight descriptor limit, EMFILE.  Returns -1 (errno set) on
+ * failure.
  */
 int
 bwrap_cmd_child_setup(const struct bwrap_cmd *c)
@@ -315,6 +318,9 @@ bwrap_cmd_child_setup(const struct bwrap_cmd *c)
 		if (c->fds[i].owned) {
 			c->scratch[i] = fcntl(c->fds[i].fd, F_DUPFD_CLOEXEC,
 			    c->floor);
+			/* EINVAL: the floor is beyond the descriptor limit. */
+			if (c->scratch[i] < 0 && errno == EINVAL)
+				errno = EMFILE;
 			if (c->scratch[i] < 0)
 				return -1;
 		}

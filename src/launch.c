@@ -450,51 +450,56 @@ prepare(struct launch *l, const struct launch_spec *spec,
 	return 0;
 }
 
+/*
+ * In the child: say WHAT failed and why on stderr, which is bwrap's error
+ * pipe by then (the launcher classifies it as bwrap's words), and end.  A
+ * table lookup: nothing may be allocated in a vfork child, whose memory
+ * is the launcher's.  glibc's strerror() may allocate, hence
+ * strerrordesc_np(); musl's is a lookup.
+ */
+static void SBOX_NORETURN
+child_fail(const char *what)
+{
+#ifdef HAVE_STRERRORDESC_NP
+	const char *why = strerrordesc_np(errno);
+#else
+	const char *why = strerror(errno);
+#endif
+
+	if (why == NULL)
+		why = "unknown error";
+	(void)!write(STDERR_FILENO, what, strlen(what));
+	(void)!write(STDERR_FILENO, ": ", 2);
+	(void)!write(STDERR_FILENO, why, strlen(why));
+	(void)!write(STDERR_FILENO, "\n", 1);
+	_exit(127);
+}
+
 /* The child: become bwrap with exactly the descriptors it needs. */
 static void SBOX_NORETURN
 exec_bwrap(const struct launch *l, const struct launch_spec *spec)
 {
-	static const char msg[] = "cannot execute bwrap: ";
-
 	if (dup2(l->err_write, STDERR_FILENO) < 0)
 		_exit(127);
 	/* --check runs no command: nothing of the caller's for it at all. */
 	if (spec->inv->mode == MODE_CHECK &&
 	    (dup2(l->devnull, STDIN_FILENO) < 0 ||
 		dup2(l->devnull, STDOUT_FILENO) < 0))
-		_exit(127);
+		child_fail("cannot give bwrap /dev/null");
 	/* The sandbox's own terminal where the caller's was. */
 	if (l->t.master >= 0 && pty_child_stdio(&l->t) < 0)
-		_exit(127);
+		child_fail("cannot give bwrap the sandbox's terminal");
 	/*
 	 * Out of the caller's process group: its terminal's signals are
 	 * ours to pass on (or to act on: a stop), not bwrap's to die of.
 	 */
 	(void)setpgid(0, 0);
 	if (bwrap_cmd_child_setup(&l->cmd) < 0)
-		_exit(127);
+		child_fail("cannot hand bwrap its descriptors");
 	(void)sigaction(SIGPIPE, &l->old_pipe, NULL);
 	(void)syscall(SYS_execveat, l->bwrap_target, "", l->cmd.argv.v, environ,
 	    AT_EMPTY_PATH);
-	{
-		/*
-		 * A table lookup: nothing may be allocated in a vfork child,
-		 * whose memory is the launcher's.  glibc's strerror() may
-		 * allocate, hence strerrordesc_np(); musl's is a lookup.
-		 */
-#ifdef HAVE_STRERRORDESC_NP
-		const char *why = strerrordesc_np(errno);
-#else
-		const char *why = strerror(errno);
-#endif
-
-		if (why == NULL)
-			why = "unknown error";
-		(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
-		(void)!write(STDERR_FILENO, why, strlen(why));
-		(void)!write(STDERR_FILENO, "\n", 1);
-	}
-	_exit(127);
+	child_fail("cannot execute bwrap");
 }
 
 /*

@@ -401,8 +401,12 @@ seccomp_program_fd(bool net, struct sbox_error *err)
 		return -1;
 	}
 	if (pipe2(fds, O_CLOEXEC) < 0) {
+		int e = errno;
+
 		sbox_error_set(err, SBOX_PROBE_FAILED,
-		    "cannot prepare the launch: %s", strerror(errno));
+		    "cannot prepare the launch: %s", strerror(e));
+		if (sbox_errno_hint(e) != NULL)
+			sbox_error_hint(err, "%s", sbox_errno_hint(e));
 		return -1;
 	}
 	rfd = fds[0];
