@@ -98,9 +98,8 @@ allow_writes(int ruleset, const char *path, uint64_t rights)
 {
 	struct path_beneath_attr attr;
 	struct stat st;
-	int fd, r, saved;
+	cleanup_fd int fd = open(path, O_PATH | O_CLOEXEC);
 
-	fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
 	/* Only file rights apply to a file. */
@@ -108,12 +107,8 @@ allow_writes(int ruleset, const char *path, uint64_t rights)
 		rights &= FS_WRITE_FILE | FS_TRUNCATE;
 	attr.allowed_access = rights;
 	attr.parent_fd = fd;
-	r = (int)syscall(SYS_landlock_add_rule, ruleset, RULE_PATH_BENEATH,
+	return (int)syscall(SYS_landlock_add_rule, ruleset, RULE_PATH_BENEATH,
 	    &attr, 0);
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return r;
 }
 
 /*
@@ -148,7 +143,8 @@ landlock_confine(char *const *writable, size_t n, const int *fds, size_t nfds)
 	int abi = landlock_abi();
 	struct ruleset_attr attr = { 0 };
 	uint64_t rights;
-	int fd, r = 0, saved;
+	cleanup_fd int fd = -1;
+	int r = 0;
 
 	if (abi < 1)
 		return 0;
@@ -174,8 +170,5 @@ landlock_confine(char *const *writable, size_t n, const int *fds, size_t nfds)
 		r = -1;
 	if (r == 0)
 		r = (int)syscall(SYS_landlock_restrict_self, fd, 0);
-	saved = errno;
-	close(fd);
-	errno = saved;
 	return r;
 }

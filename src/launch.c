@@ -32,11 +32,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bwrap_argv.h"
+#include "bwrap_cmd.h"
+#include "fd.h"
 #include "stage2.h"
 #include "launch.h"
-#include "probe.h"
+#include "ready.h"
 #include "pty.h"
+#include "ready.h"
 #include "seccomp.h"
 #include "util.h"
 #include "verify.h"
@@ -124,197 +126,183 @@ note_signal(int sig)
 			got_deferred[i] = 1;
 }
 
+/* A launch step that failed with errno: WHAT, and a hint where one is
+ * known.  Returns -1. */
 static int
-set_inheritable(int fd)
+failed(struct sbox_error *err, const char *what)
 {
-	int flags = fcntl(fd, F_GETFD);
+	int e = errno;
+	const char *hint = sbox_errno_hint(e);
 
-	if (flags < 0)
-		return -1;
-	return fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC);
-}
-
-/* The hint for a launch step that failed with errno E, if one is known. */
-static void
-set_errno_hint(struct sbox_error *err, int e)
-{
-	const char *hint = probe_errno_hint(e);
-
+	sbox_error_set(err, SBOX_PROBE_FAILED, "%s: %s", what, strerror(e));
 	if (hint != NULL)
 		sbox_error_hint(err, "%s", hint);
-}
-
-/* Everything the launch needs open; all close-on-exec in the launcher. */
-struct fdset {
-	int ctrl[2];	  /* [0] launcher, [1] stage two */
-	int err[2];	  /* bwrap's stderr: [0] read, [1] write */
-	int exe;	  /* our executable, for stage two */
-	int saved_stderr; /* the caller's stderr, for the command */
-	int devnull;
-	int seccomp; /* the filter program for bwrap, or -1 */
-	int *empty;  /* /dev/null, one per hidden file */
-	size_t nempty;
-	int *bind; /* per mount: its source, or -1 */
-	size_t nbind;
-};
-
-static void
-fdset_close(struct fdset *f)
-{
-	int *all[] = { &f->ctrl[0], &f->ctrl[1], &f->err[0], &f->err[1],
-		&f->exe, &f->saved_stderr, &f->devnull, &f->seccomp };
-
-	for (size_t i = 0; i < N_ELEMENTS(all); i++)
-		if (*all[i] >= 0) {
-			close(*all[i]);
-			*all[i] = -1;
-		}
-	for (size_t i = 0; i < f->nempty; i++)
-		if (f->empty[i] >= 0)
-			close(f->empty[i]);
-	for (size_t i = 0; i < f->nbind; i++)
-		if (f->bind[i] >= 0)
-			close(f->bind[i]);
-	free(f->empty);
-	free(f->bind);
-	f->empty = f->bind = NULL;
-	f->nempty = f->nbind = 0;
+	return -1;
 }
 
 /*
- * Open the source of every grant, without following a final symlink, and
+ * Everything one launch holds, with one owner: the bwrap command (its
+ * words and the descriptors they name), the sandbox's terminal, and the
+ * launcher's ends of what it shares with bwrap and stage two.  All
+ * close-on-exec; launch_free() closes what is left.
+ */
+struct launch {
+	struct bwrap_cmd cmd;
+	struct pty t;
+	int ctrl;	  /* the control socket, our end */
+	int ctrl_stage2;  /* its other end, until the command takes it */
+	int err_read;	  /* bwrap's stderr, our end */
+	int err_write;	  /* bwrap's stderr, its end */
+	int exe;	  /* our executable, for stage two, until taken */
+	int saved_stderr; /* the command's stderr, until taken */
+	int devnull;	  /* --check: bwrap's stdin and stdout */
+	int bwrap_copy;	  /* the bwrap found, until the command takes it */
+	int bwrap_target; /* its number in the child, executed there */
+	pid_t bwrap_pid;
+	struct sigaction old_pipe; /* the caller's SIGPIPE, for the command */
+};
+
+#define LAUNCH_INIT                                                            \
+	{                                                                      \
+		.ctrl = -1, .ctrl_stage2 = -1, .err_read = -1,                 \
+		.err_write = -1, .exe = -1, .saved_stderr = -1, .devnull = -1, \
+		.bwrap_copy = -1, .bwrap_target = -1, .bwrap_pid = -1,         \
+		.t = { .master = -1,                                           \
+			.slave = -1,                                           \
+			.in = -1,                                              \
+			.out = -1,                                             \
+			.ctl = -1 },                                           \
+	}
+
+static void
+launch_free(struct launch *l)
+{
+	bwrap_cmd_free(&l->cmd);
+	pty_close(&l->t);
+	fd_close(&l->ctrl);
+	fd_close(&l->ctrl_stage2);
+	fd_close(&l->err_read);
+	fd_close(&l->err_write);
+	fd_close(&l->exe);
+	fd_close(&l->saved_stderr);
+	fd_close(&l->devnull);
+	fd_close(&l->bwrap_copy);
+}
+
+#define cleanup_launch __attribute__((cleanup(launch_free)))
+
+/* The descriptors opened for bwrap_cmd_build(), closed unless taken. */
+static void
+input_free(struct bwrap_input *in)
+{
+	for (size_t i = 0; i < in->nhidden; i++)
+		fd_close(&in->hidden_fds[i]);
+	for (size_t i = 0; i < in->nbind; i++)
+		fd_close(&in->bind_fds[i]);
+	fd_close(&in->seccomp_fd);
+	free(in->hidden_fds);
+	free(in->bind_fds);
+}
+
+#define cleanup_input __attribute__((cleanup(input_free)))
+
+/*
+ * Open the source of grant M, without following a final symlink, and
  * check that it is still the path the policy was decided on: bwrap binds
  * the descriptor, so a swap after this point changes nothing, and a swap
  * before it is caught here.
  */
 static int
-open_bind_fds(struct fdset *f, const struct policy *p, struct sbox_error *err)
+open_bind_fd(const struct mount *m, int *out, struct sbox_error *err)
 {
-	f->bind = xcalloc(p->nmounts, sizeof(int));
-	f->nbind = p->nmounts;
-	for (size_t i = 0; i < p->nmounts; i++) {
-		const struct mount *m = &p->mounts[i];
-		char link[64], target[PATH_MAX];
-		struct stat st;
-		ssize_t n;
+	char link[64], target[PATH_MAX];
+	cleanup_fd int fd = open(m->src, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	ssize_t n;
 
-		f->bind[i] = -1;
-		if (m->kind != MOUNT_RO && m->kind != MOUNT_RW)
-			continue;
-		f->bind[i] = open(m->src, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (f->bind[i] < 0) {
-			sbox_error_set(err, SBOX_INVALID_POLICY, "%s: %s",
-			    m->src, strerror(errno));
-			return -1;
-		}
-		/* O_PATH|O_NOFOLLOW opens a symlink itself: one swapped in
-		 * since the policy was decided is caught here too. */
-		snprintf(link, sizeof(link), "/proc/self/fd/%d", f->bind[i]);
-		n = readlink(link, target, sizeof(target) - 1);
-		if (n < 0 || fstat(f->bind[i], &st) < 0 ||
-		    S_ISLNK(st.st_mode) ||
-		    (target[n] = '\0', strcmp(target, m->src) != 0)) {
-			sbox_error_set(err, SBOX_INVALID_POLICY,
-			    "%s changed "
-			    "while sbox-exec was looking at it",
-			    m->src);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static int
-open_empty_fds(struct fdset *f, size_t n)
-{
-	f->empty = xcalloc(n, sizeof(int));
-	f->nempty = n;
-	for (size_t i = 0; i < n; i++) {
-		f->empty[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		if (f->empty[i] < 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int
-fdset_open(struct fdset *f, size_t nempty, bool net, struct sbox_error *err)
-{
-	int one = 1;
-
-	memset(f, 0, sizeof(*f));
-	f->ctrl[0] = f->ctrl[1] = f->err[0] = f->err[1] = -1;
-	f->exe = f->saved_stderr = f->devnull = f->seccomp = -1;
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, f->ctrl) <
-		0 ||
-	    setsockopt(f->ctrl[0], SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) <
-		0 ||
-	    pipe2(f->err, O_CLOEXEC) < 0 ||
-	    (f->exe = open("/proc/self/exe", O_PATH | O_CLOEXEC)) < 0 ||
-	    (f->saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)) < 0 ||
-	    (f->devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0 ||
-	    open_empty_fds(f, nempty) < 0 ||
-	    /* -2: no filter for this architecture (the status says so) */
-	    ((f->seccomp = seccomp_program_fd(net)) < 0 && f->seccomp != -2)) {
-		int e = errno;
-
-		sbox_error_set(err, SBOX_PROBE_FAILED,
-		    "cannot prepare the launch: %s", strerror(e));
-		set_errno_hint(err, e);
-		fdset_close(f);
+	if (fd < 0) {
+		sbox_error_set(err, SBOX_INVALID_POLICY, "%s: %s", m->src,
+		    strerror(errno));
 		return -1;
 	}
+	/* O_PATH|O_NOFOLLOW opens a symlink itself: one swapped in since
+	 * the policy was decided is caught here too. */
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0 || fstat(fd, &st) < 0 || S_ISLNK(st.st_mode) ||
+	    (target[n] = '\0', strcmp(target, m->src) != 0)) {
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "%s changed while sbox-exec was looking at it", m->src);
+		return -1;
+	}
+	*out = steal_fd(&fd);
 	return 0;
 }
 
-/* "3,7,9" or "-": the descriptors the command keeps. */
-static char *
-keep_list(const struct policy *p)
+/* Every grant's source, opened and checked, into IN. */
+static int
+open_bind_fds(struct bwrap_input *in, const struct policy *p,
+    struct sbox_error *err)
 {
-	struct buf b = { 0 };
+	in->bind_fds = xcalloc(p->nmounts, sizeof(int));
+	in->nbind = p->nmounts;
+	for (size_t i = 0; i < p->nmounts; i++)
+		in->bind_fds[i] = -1;
+	for (size_t i = 0; i < p->nmounts; i++) {
+		const struct mount *m = &p->mounts[i];
 
-	for (size_t i = 0; i < p->nkeep; i++)
-		buf_addf(&b, "%s%d", i ? "," : "", p->keep_fds[i]);
-	if (b.len == 0)
-		buf_addc(&b, '-');
-	return buf_steal(&b);
+		if ((m->kind == MOUNT_RO || m->kind == MOUNT_RW) &&
+		    open_bind_fd(m, &in->bind_fds[i], err) < 0)
+			return -1;
+	}
+	return 0;
 }
 
-static void
-build_argv(const struct launch_spec *spec, const struct fdset *f,
-    struct strv *argv)
+/* /dev/null for each hidden file, into IN. */
+static int
+open_hidden_fds(struct bwrap_input *in, size_t n)
 {
-	const struct invocation *inv = spec->inv;
-	const struct located *bw = spec->bwrap;
-	cleanup_strv struct strv cmd = { 0 };
+	in->hidden_fds = xcalloc(n, sizeof(int));
+	in->nhidden = n;
+	for (size_t i = 0; i < n; i++)
+		in->hidden_fds[i] = -1;
+	for (size_t i = 0; i < n; i++) {
+		in->hidden_fds[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (in->hidden_fds[i] < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The sandbox part of the bwrap command for INV, up to its "--": the
+ * same for the launch and for --print.  BY_FD: grants bound from
+ * descriptors opened and checked here, where BW can (the launch; --print
+ * shows them by path).  The seccomp filter is never left out: where
+ * there is none, nothing is launched.
+ */
+static int
+build_sandbox(struct bwrap_cmd *cmd, const struct invocation *inv,
+    const struct located *bw, bool by_fd, struct sbox_error *err)
+{
 	const struct policy *p = &inv->policy;
-	struct bwargv_input in = {
-		.bwrap = bw->path,
-		.empty_fds = f->empty,
-		.nempty = f->nempty,
+	cleanup_input struct bwrap_input in = {
+		.program = bw->path,
+		.seccomp_fd = -1,
 		.disable_userns = bw->disable_userns,
-		.bind_fds = f->bind,
-		.seccomp = f->seccomp >= 0,
-		.seccomp_fd = f->seccomp,
 	};
 
-	strv_addf(&cmd, "/proc/self/fd/%d", f->exe);
-	strv_add(&cmd, STAGE2_FLAG);
-	strv_addf(&cmd, "%lu", stage2_userns_id());
-	strv_addf(&cmd, "%d", f->ctrl[1]);
-	strv_addf(&cmd, "%d", f->saved_stderr);
-	strv_take(&cmd, keep_list(p));
-	strv_addf(&cmd, "%s%s", inv->mode == MODE_CHECK ? "check" : "run",
-	    inv->policy.tty ? "-tty" : "");
-	/* Where Landlock is to let the command write: the mounts say so. */
-	for (size_t i = 0; i < p->nmounts; i++)
-		if (p->mounts[i].kind == MOUNT_RW)
-			strv_add(&cmd, p->mounts[i].dest);
-	strv_add(&cmd, "--");
-	for (char **a = inv->command; *a != NULL; a++)
-		strv_add(&cmd, *a);
-	in.command = cmd.v;
-	bwargv_build(p, &in, argv);
+	for (size_t i = 0; i < p->nkeep; i++)
+		bwrap_cmd_keep_fd(cmd, p->keep_fds[i], "named with --keep-fd");
+	if (open_hidden_fds(&in, bwrap_cmd_hidden_files(p)) < 0)
+		return failed(err, "cannot prepare the launch");
+	in.seccomp_fd = seccomp_program_fd(p->net, err);
+	if (in.seccomp_fd < 0)
+		return -1;
+	if (by_fd && bw->can_bind_fd && open_bind_fds(&in, p, err) < 0)
+		return -1;
+	bwrap_cmd_build(cmd, p, &in);
+	return 0;
 }
 
 /* ARGV as a shell line on OUT; on stderr, made safe for a terminal. */
@@ -337,81 +325,225 @@ print_argv(FILE *out, char *const *argv)
 	}
 }
 
-/* --print: the sandbox for the user's command, as a shell line (the
- * caller flushes stdout and checks it). */
-void
-launch_print(const struct invocation *inv, const struct located *bw)
+/*
+ * --print: the sandbox for the user's command, as a shell line on stdout
+ * (the caller flushes stdout and checks it), and on stderr what each
+ * descriptor the line names must hold.  Built as the launch builds it,
+ * from the same descriptors, closed again unused.
+ */
+int
+launch_print(const struct invocation *inv, const struct located *bw,
+    struct sbox_error *err)
 {
-	cleanup_strv struct strv argv = { 0 };
-	size_t n = bwargv_empty_fds_needed(&inv->policy);
-	cleanup_free int *fds = xcalloc(n, sizeof(int));
-	struct bwargv_input in = {
-		.bwrap = bw->path,
-		.empty_fds = fds,
-		.nempty = n,
-		.command = inv->command,
-		.disable_userns = bw->disable_userns,
-		.seccomp = seccomp_supported(),
-		.seccomp_fd = 3 + (int)n,
-	};
+	cleanup_bwrap_cmd struct bwrap_cmd cmd = { 0 };
 
-	/* Hidden files read from descriptors the caller opens on /dev/null;
-	 * the filter program from the one after them. */
-	for (size_t i = 0; i < n; i++)
-		fds[i] = 3 + (int)i;
-	bwargv_build(&inv->policy, &in, &argv);
-	print_argv(stdout, argv.v);
+	if (build_sandbox(&cmd, inv, bw, false, err) < 0)
+		return -1;
+	bwrap_cmd_add_args(&cmd, inv->command);
+	print_argv(stdout, cmd.argv.v);
+	for (size_t i = 0; i < cmd.nfds && inv->verbosity >= 0; i++) {
+		cleanup_buf struct buf safe = { 0 };
+
+		if (!cmd.fds[i].owned)
+			continue;
+		util_terminal_safe(&safe, cmd.fds[i].what,
+		    strlen(cmd.fds[i].what));
+		fprintf(stderr, "sbox-exec: descriptor %d: %s\n",
+		    cmd.fds[i].target, safe.s);
+	}
+	return 0;
+}
+
+/* The paths Landlock is to let the command write: the mounts say so. */
+static char **
+writable_paths(const struct policy *p, size_t *n)
+{
+	char **v = xcalloc(p->nmounts + 1, sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; i < p->nmounts; i++)
+		if (p->mounts[i].kind == MOUNT_RW)
+			v[(*n)++] = p->mounts[i].dest;
+	return v;
+}
+
+/* The command bwrap runs: stage two, with its descriptors taken into
+ * L->cmd and its words after the sandbox's. */
+static int
+add_stage2(struct launch *l, const struct invocation *inv,
+    struct sbox_error *err)
+{
+	const struct policy *p = &inv->policy;
+	struct stage2_args s2 = { .userns = stage2_userns_id() };
+	cleanup_free char **writable = writable_paths(p, &s2.nwritable);
+	int exe;
+
+	if (p->nkeep > N_ELEMENTS(s2.keep)) {
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "--keep-fd: at most %d descriptors",
+		    STAGE2_ARGS_MAX_KEEP_FDS);
+		return -1;
+	}
+	exe = bwrap_cmd_take_fd(&l->cmd, &l->exe, "sbox-exec, as stage two");
+	s2.ctrl = bwrap_cmd_take_fd(&l->cmd, &l->ctrl_stage2,
+	    "stage two's end of the control socket");
+	s2.saved_stderr = bwrap_cmd_take_fd(&l->cmd, &l->saved_stderr,
+	    "the command's standard error");
+	for (size_t i = 0; i < p->nkeep; i++)
+		s2.keep[s2.nkeep++] = p->keep_fds[i];
+	s2.mode = inv->mode == MODE_CHECK ? STAGE2_CHECK :
+	    p->tty			  ? STAGE2_RUN_TTY :
+					    STAGE2_RUN;
+	s2.writable = writable;
+	s2.command = inv->command;
+	bwrap_cmd_addf(&l->cmd, "/proc/self/fd/%d", exe);
+	stage2_args_encode(&s2, &l->cmd.argv);
+	return 0;
+}
+
+/* The launcher's own descriptors, the sandbox's terminal, and the bwrap
+ * command with stage two in it. */
+static int
+prepare(struct launch *l, const struct launch_spec *spec,
+    struct sbox_error *err)
+{
+	const struct invocation *inv = spec->inv;
+	int ctrl[2], pipe[2], one = 1;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ctrl) < 0)
+		return failed(err, "cannot prepare the launch");
+	l->ctrl = ctrl[0];
+	l->ctrl_stage2 = ctrl[1];
+	if (setsockopt(l->ctrl, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) <
+		0 ||
+	    pipe2(pipe, O_CLOEXEC) < 0)
+		return failed(err, "cannot prepare the launch");
+	l->err_read = pipe[0];
+	l->err_write = pipe[1];
+	l->exe = open("/proc/self/exe", O_PATH | O_CLOEXEC);
+	l->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (l->exe < 0 || l->devnull < 0)
+		return failed(err, "cannot prepare the launch");
+	/* --check runs no command: no terminal for it. */
+	if (inv->mode == MODE_CHECK)
+		pty_none(&l->t);
+	else if (pty_open(&l->t, err) < 0)
+		return -1;
+	/* The command's stderr, which stage two keeps for it: the sandbox's
+	 * terminal where the caller's was one. */
+	l->saved_stderr = fcntl(l->t.master >= 0 && l->t.tty[STDERR_FILENO] ?
+		l->t.slave :
+		STDERR_FILENO,
+	    F_DUPFD_CLOEXEC, 3);
+	if (l->saved_stderr < 0)
+		return failed(err, "cannot prepare the launch");
+	if (build_sandbox(&l->cmd, inv, spec->located, true, err) < 0 ||
+	    add_stage2(l, inv, err) < 0)
+		return -1;
+	/* bwrap is executed from its descriptor, which a script is read
+	 * through: taken last, it moves no number the words name. */
+	l->bwrap_copy = fcntl(spec->located->fd, F_DUPFD_CLOEXEC, 3);
+	if (l->bwrap_copy < 0)
+		return failed(err, "cannot prepare the launch");
+	l->bwrap_target = bwrap_cmd_take_fd(&l->cmd, &l->bwrap_copy, "bwrap");
+	bwrap_cmd_finish(&l->cmd);
+	return 0;
+}
+
+/*
+ * In the child: say WHAT failed and why on stderr, which is bwrap's error
+ * pipe by then (the launcher classifies it as bwrap's words), and end.  A
+ * table lookup: nothing may be allocated in a vfork child, whose memory
+ * is the launcher's.  glibc's strerror() may allocate, hence
+ * strerrordesc_np(); musl's is a lookup.
+ */
+static void SBOX_NORETURN
+child_fail(const char *what)
+{
+#ifdef HAVE_STRERRORDESC_NP
+	const char *why = strerrordesc_np(errno);
+#else
+	const char *why = strerror(errno);
+#endif
+
+	if (why == NULL)
+		why = "unknown error";
+	(void)!write(STDERR_FILENO, what, strlen(what));
+	(void)!write(STDERR_FILENO, ": ", 2);
+	(void)!write(STDERR_FILENO, why, strlen(why));
+	(void)!write(STDERR_FILENO, "\n", 1);
+	_exit(127);
 }
 
 /* The child: become bwrap with exactly the descriptors it needs. */
 static void SBOX_NORETURN
-exec_bwrap(const struct invocation *inv, const struct located *bw,
-    const struct fdset *f, const struct pty *t, char *const *argv,
-    const int *keep, size_t nkeep, const struct sigaction *old_pipe)
+exec_bwrap(const struct launch *l, const struct launch_spec *spec)
 {
-	static const char msg[] = "cannot execute bwrap: ";
-
-	if (dup2(f->err[1], STDERR_FILENO) < 0)
+	if (dup2(l->err_write, STDERR_FILENO) < 0)
 		_exit(127);
 	/* --check runs no command: nothing of the caller's for it at all. */
-	if (inv->mode == MODE_CHECK &&
-	    (dup2(f->devnull, STDIN_FILENO) < 0 ||
-		dup2(f->devnull, STDOUT_FILENO) < 0))
-		_exit(127);
+	if (spec->inv->mode == MODE_CHECK &&
+	    (dup2(l->devnull, STDIN_FILENO) < 0 ||
+		dup2(l->devnull, STDOUT_FILENO) < 0))
+		child_fail("cannot give bwrap /dev/null");
 	/* The sandbox's own terminal where the caller's was. */
-	if (t->master >= 0 && pty_child_stdio(t) < 0)
-		_exit(127);
+	if (l->t.master >= 0 && pty_child_stdio(&l->t) < 0)
+		child_fail("cannot give bwrap the sandbox's terminal");
 	/*
 	 * Out of the caller's process group: its terminal's signals are
 	 * ours to pass on (or to act on: a stop), not bwrap's to die of.
 	 */
 	(void)setpgid(0, 0);
-	fd_close_except(keep, nkeep);
-	/* bwrap's own descriptor too: a wrapper script is run through it. */
-	for (size_t i = 0; i < nkeep; i++)
-		if (set_inheritable(keep[i]) < 0)
-			_exit(127);
-	(void)sigaction(SIGPIPE, old_pipe, NULL);
-	(void)syscall(SYS_execveat, bw->fd, "", argv, environ, AT_EMPTY_PATH);
-	{
-		/*
-		 * A table lookup: nothing may be allocated in a vfork child,
-		 * whose memory is the launcher's.  glibc's strerror() may
-		 * allocate, hence strerrordesc_np(); musl's is a lookup.
-		 */
-#ifdef HAVE_STRERRORDESC_NP
-		const char *why = strerrordesc_np(errno);
-#else
-		const char *why = strerror(errno);
-#endif
+	if (bwrap_cmd_child_setup(&l->cmd) < 0)
+		child_fail("cannot hand bwrap its descriptors");
+	(void)sigaction(SIGPIPE, &l->old_pipe, NULL);
+	(void)syscall(SYS_execveat, l->bwrap_target, "", l->cmd.argv.v, environ,
+	    AT_EMPTY_PATH);
+	child_fail("cannot execute bwrap");
+}
 
-		if (why == NULL)
-			why = "unknown error";
-		(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
-		(void)!write(STDERR_FILENO, why, strlen(why));
-		(void)!write(STDERR_FILENO, "\n", 1);
-	}
-	_exit(127);
+/*
+ * Start bwrap.  From here the launcher only waits and relays: what the
+ * child was given is closed here, and SCHED_BATCH keeps the launcher's
+ * wake-ups (stage two reporting in, a signal to pass on) from preempting
+ * the command, which the kernel tends to start on the CPU the launcher is
+ * woken on; measured here, about 0.1 ms of each launch.  Only this
+ * thread: bwrap has been started already.  (musl leaves
+ * sched_setscheduler() unimplemented, hence the system call.)
+ */
+static int
+start_bwrap(struct launch *l, const struct launch_spec *spec,
+    struct sbox_error *err)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	struct sched_param sp = { 0 };
+
+	/*
+	 * A caller's SIGCHLD=SIG_IGN would reap bwrap before we could, and
+	 * bwrap's own children before it could: default it for good.
+	 */
+	(void)sigaction(SIGPIPE, &ign, &l->old_pipe);
+	(void)sigaction(SIGCHLD, &dfl, NULL);
+	/* What bwrap leaves behind becomes ours to end (ready.c). */
+	(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
+	fflush(NULL);
+	/*
+	 * vfork: the child only rearranges descriptors and execs, and the
+	 * launcher's memory need not be copied for that.
+	 */
+	l->bwrap_pid = vfork();
+	if (l->bwrap_pid < 0)
+		return failed(err, "cannot start bwrap");
+	if (l->bwrap_pid == 0)
+		exec_bwrap(l, spec);
+	/* The sandbox's end of its terminal is the sandbox's alone: we read
+	 * the master until it is closed there. */
+	fd_close(&l->t.slave);
+	fd_close(&l->err_write);
+	bwrap_cmd_close_fds(&l->cmd);
+	(void)syscall(SYS_sched_setscheduler, 0, SCHED_BATCH, &sp);
+	return 0;
 }
 
 /*
@@ -457,7 +589,7 @@ forward_signals_to(pid_t child, pid_t cmd, const struct pty *t, bool ctty)
 
 /* What the waiting loop needs. */
 struct relay {
-	pid_t child;	 /* bwrap */
+	pid_t bwrap_pid; /* bwrap, the process */
 	pid_t cmd;	 /* stage two, then the command */
 	pid_t pgrp;	 /* the command's process group (bwrap's, inside) */
 	pid_t init_pgrp; /* bwrap's first process inside, when not the same */
@@ -535,7 +667,7 @@ signal_sandbox(const struct relay *r, int sig)
 	/* bwrap too, so that everything below us is stopped. */
 	if (r->init_pgrp > 1)
 		(void)kill(-r->init_pgrp, sig);
-	(void)kill(r->child, sig);
+	(void)kill(r->bwrap_pid, sig);
 }
 
 
@@ -766,7 +898,7 @@ relay_loop(struct relay *r)
 		relay_io(r, pfd, n, &err_open, &master_open);
 	}
 	pty_restore(t);
-	while (waitpid(r->child, &status, 0) < 0)
+	while (waitpid(r->bwrap_pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return SBOX_EXIT_REFUSED;
 	if (WIFSIGNALED(status))
@@ -779,15 +911,14 @@ relay_loop(struct relay *r)
 static int
 proxy(struct relay *r)
 {
-	int devnull, keep[6];
+	cleanup_fd int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	int keep[6];
 	size_t nkeep = 0;
 
 	/* The command owns stdin and stdout now; we hold them no more. */
-	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (devnull >= 0) {
 		(void)dup3(devnull, STDIN_FILENO, 0);
 		(void)dup3(devnull, STDOUT_FILENO, 0);
-		close(devnull);
 	}
 	keep[nkeep++] = r->err_fd;
 	keep[nkeep++] = (int)fwd_pidfd;
@@ -795,6 +926,90 @@ proxy(struct relay *r)
 	fd_sort(keep, nkeep);
 	fd_close_except(keep, nkeep);
 	return relay_loop(r);
+}
+
+/*
+ * Wait for stage two to report in, then check from outside that what
+ * answered is the sandbox asked for.  -1 with ERR set (and bwrap ended)
+ * when it is not.
+ */
+static int
+await_sandbox(struct launch *l, const struct invocation *inv,
+    struct ready_outcome *out, struct sbox_error *err)
+{
+	/* Everything inside carries the launcher's filters and bwrap's. */
+	int filters = verify_seccomp_filters() + 1;
+
+	if (ready_wait(l->ctrl, l->err_read, l->bwrap_pid,
+		inv->probe_timeout_ms, out) < 0) {
+		ready_collect_failure(l->err_read, l->bwrap_pid, out);
+		ready_classify(out, inv->probe_timeout_ms, err);
+		ready_outcome_free(out);
+		return -1;
+	}
+	if (verify_sandbox(l->bwrap_pid, out->cmd_pid, inv->policy.net, filters,
+		err) < 0) {
+		kill(-l->bwrap_pid, SIGKILL);
+		kill(l->bwrap_pid, SIGKILL);
+		ready_collect_failure(l->err_read, l->bwrap_pid, out);
+		ready_outcome_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+/* --check: stage two ends on our word; the sandbox is good if bwrap is. */
+static int
+finish_check(struct launch *l, const struct launch_spec *spec,
+    struct ready_outcome *out, struct sbox_error *err)
+{
+	char go = 'G';
+	bool good;
+
+	(void)send(l->ctrl, &go, 1, MSG_NOSIGNAL);
+	ready_collect_failure(l->err_read, l->bwrap_pid, out);
+	good = out->reaped && WIFEXITED(out->wait_status) &&
+	    WEXITSTATUS(out->wait_status) == 0;
+	if (!good)
+		ready_classify(out, spec->inv->probe_timeout_ms, err);
+	else
+		spec->ready(spec->ready_ctx, getpid());
+	ready_outcome_free(out);
+	return good ? 0 : -1;
+}
+
+/* The status first, then the go-ahead: the command starts after.  Then
+ * relay until bwrap ends; returns what sbox-exec exits with. */
+static int
+hand_over(struct launch *l, const struct launch_spec *spec,
+    struct ready_outcome *out)
+{
+	const struct policy *p = &spec->inv->policy;
+	char go = 'G';
+	struct relay r = {
+		.bwrap_pid = l->bwrap_pid,
+		.cmd = out->cmd_pid,
+		.err_fd = l->err_read,
+		.ctty = p->tty,
+		.t = &l->t,
+	};
+
+	forward_signals_to(l->bwrap_pid, out->cmd_pid, &l->t, p->tty);
+	spec->ready(spec->ready_ctx, getpid());
+	(void)send(l->ctrl, &go, 1, MSG_NOSIGNAL);
+	if (out->bwrap_stderr[0] != '\0') {
+		/* bwrap's words may quote the project's paths: made safe. */
+		cleanup_buf struct buf safe = { 0 };
+
+		util_terminal_safe(&safe, out->bwrap_stderr,
+		    strlen(out->bwrap_stderr));
+		(void)!write(STDERR_FILENO, safe.s, safe.len);
+	}
+	(void)sigaction(SIGPIPE, &l->old_pipe, NULL);
+	ready_outcome_free(out);
+	fd_close(&l->ctrl);
+	fd_close(&l->devnull);
+	return proxy(&r);
 }
 
 /*
@@ -806,186 +1021,22 @@ int
 launch_sandbox(const struct launch_spec *spec, int *exit_code,
     struct sbox_error *err)
 {
-	const struct invocation *inv = spec->inv;
-	const struct policy *p = &inv->policy;
-	cleanup_strv struct strv argv = { 0 };
-	cleanup_free int *keep = NULL;
-	struct probe_outcome out;
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old_pipe;
-	struct sigaction dfl = { .sa_handler = SIG_DFL };
-	struct fdset f;
-	struct pty t;
-	size_t nkeep = 0;
-	pid_t child;
-	char go = 'G';
-	/* Everything inside carries the launcher's filters and bwrap's. */
-	int filters = verify_seccomp_filters() + 1;
+	cleanup_launch struct launch l = LAUNCH_INIT;
+	struct ready_outcome out;
 
-	if (fdset_open(&f, bwargv_empty_fds_needed(p), p->net, err) < 0)
+	if (prepare(&l, spec, err) < 0)
 		return -1;
-	if (spec->bwrap->bind_fd && open_bind_fds(&f, p, err) < 0) {
-		fdset_close(&f);
-		return -1;
-	}
-	/* --check runs no command: no terminal for it. */
-	if (inv->mode == MODE_CHECK)
-		pty_none(&t);
-	else if (pty_open(&t, err) < 0) {
-		fdset_close(&f);
-		return -1;
-	}
-	/* The command's stderr, which stage two keeps for it. */
-	if (t.master >= 0 && t.tty[STDERR_FILENO]) {
-		close(f.saved_stderr);
-		f.saved_stderr = fcntl(t.slave, F_DUPFD_CLOEXEC, 3);
-		if (f.saved_stderr < 0) {
-			sbox_error_set(err, SBOX_PROBE_FAILED,
-			    "cannot prepare the launch: %s", strerror(errno));
-			pty_close(&t);
-			fdset_close(&f);
-			return -1;
-		}
-	}
-	build_argv(spec, &f, &argv);
-	if (inv->verbosity > 0) {
+	if (spec->inv->verbosity > 0) {
 		fputs("sbox-exec: running: ", stderr);
-		print_argv(stderr, argv.v);
+		print_argv(stderr, l.cmd.argv.v);
 	}
-
-	/* The child's inheritable set: bwrap's needs and the kept fds. */
-	keep = xcalloc(p->nkeep + f.nempty + f.nbind + 5, sizeof(int));
-	keep[nkeep++] = f.ctrl[1];
-	keep[nkeep++] = f.exe;
-	keep[nkeep++] = f.saved_stderr;
-	keep[nkeep++] = spec->bwrap->fd;
-	if (f.seccomp >= 0)
-		keep[nkeep++] = f.seccomp;
-	for (size_t i = 0; i < f.nempty; i++)
-		keep[nkeep++] = f.empty[i];
-	for (size_t i = 0; i < f.nbind; i++)
-		if (f.bind[i] >= 0)
-			keep[nkeep++] = f.bind[i];
-	for (size_t i = 0; i < p->nkeep; i++)
-		keep[nkeep++] = p->keep_fds[i];
-	fd_sort(keep, nkeep);
-
-	/*
-	 * A caller's SIGCHLD=SIG_IGN would reap bwrap before we could, and
-	 * bwrap's own children before it could: default it for good.
-	 */
-	(void)sigaction(SIGPIPE, &ign, &old_pipe);
-	(void)sigaction(SIGCHLD, &dfl, NULL);
-	/* What bwrap leaves behind becomes ours to end (probe.c). */
-	(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
-	fflush(NULL);
-	/*
-	 * vfork: the child only rearranges descriptors and execs, and the
-	 * launcher's memory need not be copied for that.
-	 */
-	child = vfork();
-	if (child < 0) {
-		int e = errno;
-
-		sbox_error_set(err, SBOX_PROBE_FAILED, "cannot start bwrap: %s",
-		    strerror(e));
-		set_errno_hint(err, e);
-		pty_close(&t);
-		fdset_close(&f);
+	if (start_bwrap(&l, spec, err) < 0 ||
+	    await_sandbox(&l, spec->inv, &out, err) < 0)
 		return -1;
-	}
-	if (child == 0)
-		exec_bwrap(inv, spec->bwrap, &f, &t, argv.v, keep, nkeep,
-		    &old_pipe);
-	/* The sandbox's end is the sandbox's alone: we read the master
-	 * until it is closed there. */
-	if (t.slave >= 0) {
-		close(t.slave);
-		t.slave = -1;
-	}
-
-	/*
-	 * From here the launcher only waits and relays.  SCHED_BATCH keeps
-	 * its wake-ups (stage two reporting in, a signal to pass on) from
-	 * preempting the command, which the kernel tends to start on the
-	 * CPU the launcher is woken on; measured here, about 0.1 ms of each
-	 * launch.  Only this thread: bwrap has been started already.  (musl
-	 * leaves sched_setscheduler() unimplemented, hence the system call.)
-	 */
-	{
-		struct sched_param sp = { 0 };
-
-		(void)syscall(SYS_sched_setscheduler, 0, SCHED_BATCH, &sp);
-	}
-	close(f.ctrl[1]);
-	f.ctrl[1] = -1;
-	close(f.err[1]);
-	f.err[1] = -1;
-
-	if (probe_wait_ready(f.ctrl[0], f.err[0], child, inv->probe_timeout_ms,
-		&out) < 0) {
-		probe_collect_failure(f.err[0], child, &out);
-		probe_classify(&out, inv->probe_timeout_ms, err);
-		probe_outcome_free(&out);
-		pty_close(&t);
-		fdset_close(&f);
-		return -1;
-	}
-	/* Whatever answered: is it the sandbox asked for? */
-	if (verify_sandbox(child, out.cmd_pid, p->net,
-		f.seccomp >= 0 ? filters : 0, err) < 0) {
-		kill(-child, SIGKILL);
-		kill(child, SIGKILL);
-		probe_collect_failure(f.err[0], child, &out);
-		probe_outcome_free(&out);
-		fdset_close(&f);
-		return -1;
-	}
-
-	if (inv->mode == MODE_CHECK) {
-		/* Stage two ends on our word; the sandbox is good if bwrap
-		 * is. */
-		(void)send(f.ctrl[0], &go, 1, MSG_NOSIGNAL);
-		probe_collect_failure(f.err[0], child, &out);
-		if (!out.reaped || !WIFEXITED(out.wait_status) ||
-		    WEXITSTATUS(out.wait_status) != 0) {
-			probe_classify(&out, inv->probe_timeout_ms, err);
-			probe_outcome_free(&out);
-			fdset_close(&f);
-			return -1;
-		}
-		spec->ready(spec->ready_ctx, getpid());
-		probe_outcome_free(&out);
-		fdset_close(&f);
+	if (spec->inv->mode == MODE_CHECK) {
 		*exit_code = 0;
-		return 0;
+		return finish_check(&l, spec, &out, err);
 	}
-
-	/* The status first, then the go-ahead: the command starts after. */
-	forward_signals_to(child, out.cmd_pid, &t, p->tty);
-	spec->ready(spec->ready_ctx, getpid());
-	(void)send(f.ctrl[0], &go, 1, MSG_NOSIGNAL);
-	if (out.bwrap_stderr[0] != '\0') {
-		/* bwrap's words may quote the project's paths: made safe. */
-		cleanup_buf struct buf safe = { 0 };
-
-		util_terminal_safe(&safe, out.bwrap_stderr,
-		    strlen(out.bwrap_stderr));
-		(void)!write(STDERR_FILENO, safe.s, safe.len);
-	}
-	(void)sigaction(SIGPIPE, &old_pipe, NULL);
-	probe_outcome_free(&out);
-	{
-		struct relay r = {
-			.child = child,
-			.cmd = out.cmd_pid,
-			.err_fd = steal_fd(&f.err[0]),
-			.ctty = p->tty,
-			.t = &t,
-		};
-
-		fdset_close(&f);
-		*exit_code = proxy(&r);
-		pty_close(&t);
-	}
+	*exit_code = hand_over(&l, spec, &out);
 	return 0;
 }

@@ -24,12 +24,13 @@ typedef void (*launch_ready_fn)(void *, pid_t);
 
 struct launch_spec {
 	const struct invocation *inv;
-	const struct located *bwrap;
+	const struct located *located; /* the bwrap to run */
 	launch_ready_fn ready;
 	void *ready_ctx;
 };
 
 int launch_sandbox(const struct launch_spec *, int *, struct sbox_error *);
-void launch_print(const struct invocation *, const struct located *);
+int launch_print(const struct invocation *, const struct located *,
+    struct sbox_error *);
 
 #endif

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "load.h"
-#include "probe.h"
 #include "util.h"
 
 #ifndef PKGDATADIR
@@ -181,7 +180,7 @@ load_creds_file(const char *path, bool required, const struct creds_env *env,
 	e = errno;
 	if (!required && user_file_absent(path, e))
 		return 0;
-	limit = probe_errno_hint(e);
+	limit = sbox_errno_hint(e);
 	/* A limit reached is the machine's state, not the install's. */
 	sbox_error_set(err, limit ? SBOX_PROBE_FAILED : SBOX_INVALID_POLICY,
 	    "cannot read %s %s: %s", what, path, strerror(e));

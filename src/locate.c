@@ -20,14 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
-#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "fd.h"
 #include "locate.h"
-#include "probe.h"
+#include "sbox.h"
 #include "util.h"
 
 #ifndef PKGLIBEXECDIR
@@ -37,8 +37,7 @@
 void
 locate_free(struct located *l)
 {
-	if (l->fd >= 0)
-		close(l->fd);
+	fd_close(&l->fd);
 	free(l->path);
 	free(l->caller_writable);
 	l->fd = -1;
@@ -141,7 +140,7 @@ untrusted_place(int fd, uid_t also, const char **why, int *sys_errno)
 	struct stat file, dir, entry;
 	cleanup_buf struct buf at = { 0 };
 	ssize_t n;
-	int cur;
+	cleanup_fd int cur = -1;
 	char *name, *save = NULL, *next;
 
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
@@ -158,8 +157,6 @@ untrusted_place(int fd, uid_t also, const char **why, int *sys_errno)
 	cur = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (cur < 0 || fstat(cur, &dir) < 0) {
 		*sys_errno = errno;
-		if (cur >= 0)
-			close(cur);
 		return xstrdup("/");
 	}
 	buf_adds(&at, "/");
@@ -172,7 +169,6 @@ untrusted_place(int fd, uid_t also, const char **why, int *sys_errno)
 			break;
 		problem = dir_problem(&dir, &entry, also);
 		if (problem != NULL) {
-			close(cur);
 			*why = problem;
 			return buf_steal(&at);
 		}
@@ -180,7 +176,6 @@ untrusted_place(int fd, uid_t also, const char **why, int *sys_errno)
 			buf_addc(&at, '/');
 		buf_adds(&at, name);
 		if (next == NULL) {
-			close(cur);
 			if (entry.st_dev != file.st_dev ||
 			    entry.st_ino != file.st_ino) {
 				*why =
@@ -201,18 +196,14 @@ untrusted_place(int fd, uid_t also, const char **why, int *sys_errno)
 		    O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (sub < 0)
 			*sys_errno = errno;
-		close(cur);
+		fd_close(&cur);
 		cur = sub;
 		if (cur < 0 || fstat(cur, &dir) < 0 ||
 		    dir.st_dev != entry.st_dev || dir.st_ino != entry.st_ino) {
 			*why = "changed while sbox-exec was looking at it";
-			if (cur >= 0)
-				close(cur);
 			return buf_steal(&at);
 		}
 	}
-	if (cur >= 0)
-		close(cur);
 	*why = "changed while sbox-exec was looking at it";
 	return buf_steal(&at);
 }
@@ -236,11 +227,11 @@ check_place(const char *path, enum trust trust, struct located *out,
 	place = untrusted_place(out->fd, NOBODY, &why, &e);
 	if (place == NULL)
 		return 0;
-	if (e != 0 && probe_errno_hint(e) != NULL) {
+	if (e != 0 && sbox_errno_hint(e) != NULL) {
 		/* Not a place found wanting: no means to look (a limit). */
 		sbox_error_set(err, SBOX_PROBE_FAILED,
 		    "cannot check where %s lies: %s", path, strerror(e));
-		sbox_error_hint(err, "%s", probe_errno_hint(e));
+		sbox_error_hint(err, "%s", sbox_errno_hint(e));
 		return -1;
 	}
 	if (trust == TRUST_ROOT_OR_OWNER &&
@@ -258,14 +249,10 @@ check_place(const char *path, enum trust trust, struct located *out,
 		why = why2;
 	}
 	sbox_error_set(err, SBOX_BWRAP_UNTRUSTED,
-	    "%s: %s %s, so someone other than root could have put this bwrap "
-	    "there; sbox-exec will not run it",
+	    "%s: %s %s, so someone other than root could have put this bwrap there; sbox-exec will not run it",
 	    path, place, why);
 	sbox_error_hint(err,
-	    "install bubblewrap from the distribution "
-	    "(Debian and Ubuntu: apt install bubblewrap; "
-	    "Fedora: dnf install bubblewrap), or name a bwrap "
-	    "you trust with --bwrap");
+	    "install bubblewrap from the distribution (Debian and Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap), or name a bwrap you trust with --bwrap");
 	return -1;
 }
 
@@ -289,8 +276,8 @@ scan_options(const char *map, size_t len, struct located *out)
 			out->disable_userns = true;
 		else if (left >= sizeof(bindfd) &&
 		    memcmp(p, bindfd, sizeof(bindfd)) == 0)
-			out->bind_fd = true;
-		if (out->disable_userns && out->bind_fd)
+			out->can_bind_fd = true;
+		if (out->disable_userns && out->can_bind_fd)
 			break;
 		p++;
 	}
@@ -336,56 +323,54 @@ absent_errno(int e)
 	    e == ENAMETOOLONG || e == EPERM;
 }
 
-/*
- * Open PATH and check it: 0 usable, 1 absent (ENOENT and the like: the
- * search may go on), -1 refused with ERR set.
- */
-static int
+/* What became of a candidate. */
+enum candidate {
+	CANDIDATE_USABLE,  /* open on OUT->fd */
+	CANDIDATE_ABSENT,  /* ENOENT and the like: the search may go on */
+	CANDIDATE_REFUSED, /* ERR says why */
+};
+
+/* Open PATH and check it. */
+static enum candidate
 try_candidate(const char *path, enum trust trust, struct located *out,
     struct sbox_error *err)
 {
 	struct stat st;
-	int fd;
+	cleanup_fd int fd = open(path, O_PATH | O_CLOEXEC);
 
-	fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0 && !absent_errno(errno)) {
 		/* Not "no such file": the search cannot go on truthfully. */
 		int e = errno;
 
 		sbox_error_set(err, SBOX_PROBE_FAILED, "cannot open %s: %s",
 		    path, strerror(e));
-		if (probe_errno_hint(e) != NULL)
-			sbox_error_hint(err, "%s", probe_errno_hint(e));
-		return -1;
+		if (sbox_errno_hint(e) != NULL)
+			sbox_error_hint(err, "%s", sbox_errno_hint(e));
+		return CANDIDATE_REFUSED;
 	}
 	if (fd < 0)
-		return 1;
+		return CANDIDATE_ABSENT;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    faccessat(fd, "", X_OK, AT_EMPTY_PATH | AT_EACCESS) < 0) {
-		close(fd);
-		return 1;
-	}
+	    faccessat(fd, "", X_OK, AT_EMPTY_PATH | AT_EACCESS) < 0)
+		return CANDIDATE_ABSENT;
 	if (st.st_mode & (S_ISUID | S_ISGID)) {
-		close(fd);
 		sbox_error_set(err, SBOX_SETUID_REJECTED,
-		    "%s is setuid or setgid; sbox-exec relies on unprivileged "
-		    "user namespaces only and will not run a privileged bwrap",
+		    "%s is setuid or setgid; sbox-exec relies on unprivileged user namespaces only and will not run a privileged bwrap",
 		    path);
 		sbox_error_hint(err,
-		    "install a bwrap without the setuid bit, "
-		    "or name one with --bwrap");
-		return -1;
+		    "install a bwrap without the setuid bit, or name one with --bwrap");
+		return CANDIDATE_REFUSED;
 	}
 	out->fd = fd;
 	if (check_place(path, trust, out, err) < 0) {
-		close(fd);
 		out->fd = -1;
-		return -1;
+		return CANDIDATE_REFUSED;
 	}
 	out->path = xstrdup(path);
-	out->disable_userns = out->bind_fd = false;
+	out->disable_userns = out->can_bind_fd = false;
 	bwrap_features(fd, out);
-	return 0;
+	out->fd = steal_fd(&fd);
+	return CANDIDATE_USABLE;
 }
 
 static void
@@ -393,8 +378,7 @@ not_found(struct sbox_error *err, const char *what)
 {
 	sbox_error_set(err, SBOX_BWRAP_NOT_FOUND, "%s", what);
 	sbox_error_hint(err,
-	    "install bubblewrap (Debian and Ubuntu: "
-	    "apt install bubblewrap; Fedora: dnf install bubblewrap)");
+	    "install bubblewrap (Debian and Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap)");
 }
 
 /*
@@ -406,21 +390,20 @@ locate_bwrap(const char *explicit, const char *path_env, struct located *out,
     struct sbox_error *err)
 {
 	cleanup_free char *exe = NULL, *copy = NULL;
-	int r;
+	enum candidate r;
 
 	out->fd = -1;
 	out->path = NULL;
 	out->caller_writable = NULL;
 	if (explicit != NULL) {
 		r = try_candidate(explicit, TRUST_NAMED, out, err);
-		if (r == 1) {
+		if (r == CANDIDATE_ABSENT) {
 			sbox_error_set(err, SBOX_BWRAP_NOT_FOUND,
 			    "%s: not an executable file", explicit);
 			sbox_error_hint(err,
-			    "check the path given with --bwrap "
-			    "or SBOX_EXEC_BWRAP");
+			    "check the path given with --bwrap or SBOX_EXEC_BWRAP");
 		}
-		return r == 0 ? 0 : -1;
+		return r == CANDIDATE_USABLE ? 0 : -1;
 	}
 
 	if (path_env != NULL) {
@@ -435,15 +418,15 @@ locate_bwrap(const char *explicit, const char *path_env, struct located *out,
 				continue;
 			cand = util_path_join(dir, "bwrap");
 			r = try_candidate(cand, TRUST_ROOT, out, err);
-			if (r <= 0)
-				return r;
+			if (r != CANDIDATE_ABSENT)
+				return r == CANDIDATE_USABLE ? 0 : -1;
 		}
 	}
 
 	r = try_candidate(PKGLIBEXECDIR "/bwrap", TRUST_ROOT_OR_OWNER, out,
 	    err);
-	if (r <= 0)
-		return r;
+	if (r != CANDIDATE_ABSENT)
+		return r == CANDIDATE_USABLE ? 0 : -1;
 	/* A relocated install: ../libexec/sbox-exec/bwrap beside bin/. */
 	exe = util_exe_dir();
 	if (exe != NULL) {
@@ -451,26 +434,9 @@ locate_bwrap(const char *explicit, const char *path_env, struct located *out,
 
 		cand = xasprintf("%s/../libexec/sbox-exec/bwrap", exe);
 		r = try_candidate(cand, TRUST_ROOT_OR_OWNER, out, err);
-		if (r <= 0)
-			return r;
+		if (r != CANDIDATE_ABSENT)
+			return r == CANDIDATE_USABLE ? 0 : -1;
 	}
 	not_found(err, "no bwrap found on PATH or installed with sbox-exec");
 	return -1;
-}
-
-/* Refuse to run setuid or setgid ourselves: we want no privilege. */
-int
-locate_self_check(struct sbox_error *err)
-{
-	struct stat st;
-
-	if (getauxval(AT_SECURE) != 0 || getuid() != geteuid() ||
-	    getgid() != getegid() ||
-	    (stat("/proc/self/exe", &st) == 0 &&
-		(st.st_mode & (S_ISUID | S_ISGID)) != 0)) {
-		sbox_error_set(err, SBOX_INVALID_POLICY,
-		    "sbox-exec must not be installed setuid or setgid");
-		return -1;
-	}
-	return 0;
 }

@@ -13,7 +13,7 @@ struct located {
 	int fd;		     /* O_PATH, close-on-exec: what will be executed */
 	char *path;	     /* as found, for messages and the status */
 	bool disable_userns; /* it knows --disable-userns */
-	bool bind_fd;	     /* it knows --bind-fd, --ro-bind-fd */
+	bool can_bind_fd;    /* it knows --bind-fd, --ro-bind-fd */
 	char *caller_writable; /* a bundled copy the caller could replace:
 				  the place it could write, or NULL */
 };
@@ -21,6 +21,5 @@ struct located {
 int locate_bwrap(const char *, const char *, struct located *,
     struct sbox_error *);
 void locate_free(struct located *);
-int locate_self_check(struct sbox_error *);
 
 #endif

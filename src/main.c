@@ -1,9 +1,14 @@
 /*
  * main.c - sbox-exec: parse, check, locate, validate, report, launch.
  *
- * The only file besides cli.c's callers that prints and exits.  MUST:
- * report exactly one status on every channel given, before the command
- * starts or instead of it; never run the command outside the sandbox.
+ * The only file that exits (but for xdie() when memory runs out), and the
+ * one that prints the status, refusals, notices, --help and --version
+ * (cli_help() writes where it is told).  Elsewhere only: --print's line
+ * and -v's (launch.c), bwrap's late words relayed (launch.c), and stage
+ * two's own refusal or the command's failure to start (stage2.c, on the
+ * command's stderr, returned through main()).  MUST: report exactly one
+ * status on every channel given, before the command starts or instead of
+ * it; never run the command outside the sandbox.
  */
 #include "config.h"
 
@@ -13,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,7 +31,6 @@
 #include "protect.h"
 #include "resolve.h"
 #include "sbox.h"
-#include "seccomp.h"
 #include "stage2.h"
 #include "status.h"
 #include "util.h"
@@ -33,7 +39,7 @@ struct reporter {
 	const struct invocation *inv;
 	int *sockets; /* connected, or -1 when unreachable */
 	const struct located *bw;
-	const char *bwrap;
+	const char *bwrap_path; /* the status's "bwrap", or NULL */
 	bool sent;
 	bool stdout_failed; /* --check --json could not write its line */
 };
@@ -62,9 +68,9 @@ warn_delivery(const struct invocation *inv, const char *where, int e)
 {
 	if (inv->verbosity >= 0)
 		util_say("cannot deliver the status to %s: %s", where,
-		    e == ETIMEDOUT ? "no room for the whole line within "
-				     "the delivery time (2 s)" :
-				     strerror(e));
+		    e == ETIMEDOUT ?
+			"no room for the whole line within the delivery time (2 s)" :
+			strerror(e));
 }
 
 /* Send one status line on every channel, then close the descriptors. */
@@ -114,8 +120,8 @@ static void
 warn_git_change(void *ctx, const char *path)
 {
 	(void)ctx;
-	util_say("warning: the command changed %s, where git finds "
-		 "programs to run; review it before using git there",
+	util_say(
+	    "warning: the command changed %s, where git finds programs to run; review it before using git there",
 	    path);
 }
 
@@ -138,9 +144,8 @@ audit_git(const struct invocation *inv, const struct timespec *start)
 		return;
 	if (!protect_audit_git(&inv->policy, &env, start, warn_git_change,
 		NULL))
-		util_say("warning: the writable directories hold too much to "
-			 "look through for git metadata the command changed "
-			 "(see HOST PROTECTION in sbox-exec(1))");
+		util_say(
+		    "warning: the writable directories hold too much to look through for git metadata the command changed (see HOST PROTECTION in sbox-exec(1))");
 }
 
 static void
@@ -151,7 +156,7 @@ on_ready(void *ctx, pid_t pid)
 	char landlock[16] = "none";
 	struct status_report sr = {
 		.status = SBOX_SUCCESS,
-		.bwrap = r->bwrap,
+		.bwrap = r->bwrap_path,
 		.pid = r->inv->mode == MODE_RUN ? pid : 0,
 		.abstract_unix = !r->inv->policy.net ||
 			abi >= LANDLOCK_SCOPE_ABI ?
@@ -159,7 +164,8 @@ on_ready(void *ctx, pid_t pid)
 		    "reachable",
 		.nested_userns = r->bw->disable_userns ? "blocked" : "allowed",
 		.landlock = landlock,
-		.seccomp = seccomp_supported() ? "filter" : "none",
+		/* Without the filter nothing is launched (seccomp.c). */
+		.seccomp = "filter",
 	};
 
 	if (abi > 0)
@@ -172,7 +178,7 @@ refuse(struct reporter *r, const struct sbox_error *err)
 {
 	struct status_report sr = {
 		.status = err->status,
-		.bwrap = r->bwrap,
+		.bwrap = r->bwrap_path,
 		.detail = err->detail,
 		.hint = err->hint,
 	};
@@ -207,6 +213,65 @@ open_sockets(struct reporter *r, struct invocation *inv)
 	}
 }
 
+/* Whether we run setuid or setgid: we want no privilege. */
+static bool
+privileged(void)
+{
+	struct stat st;
+
+	return getauxval(AT_SECURE) != 0 || getuid() != geteuid() ||
+	    getgid() != getegid() ||
+	    (stat("/proc/self/exe", &st) == 0 &&
+		(st.st_mode & (S_ISUID | S_ISGID)) != 0);
+}
+
+/* The bwrap to run, into BW; a refusal when there is none. */
+static void
+locate(struct reporter *rep, struct located *bw)
+{
+	const struct invocation *inv = rep->inv;
+	struct sbox_error err = { 0 };
+
+	if (locate_bwrap(inv->bwrap, getenv("PATH"), bw, &err) < 0) {
+		if (bw->path == NULL && err.status == SBOX_SETUID_REJECTED)
+			rep->bwrap_path = NULL;
+		refuse(rep, &err);
+	}
+	rep->bwrap_path = bw->path;
+	rep->bw = bw;
+	if (inv->mode == MODE_CHECK && bw->caller_writable != NULL &&
+	    inv->verbosity >= 0)
+		fprintf(stderr,
+		    "sbox-exec: note: %s can be replaced by this user (%s is theirs to write); whatever runs as this user could put another program in its place\n",
+		    bw->path, bw->caller_writable);
+}
+
+/*
+ * Before anything touches a file: no privilege of our own, descriptors
+ * 0-2 open (or our own would take their place), and death with whoever
+ * started us, even if that was just now (a parent gone before the prctl
+ * would go unnoticed).  -1: refuse.
+ */
+static int
+settle_process(void)
+{
+	pid_t ppid;
+
+	if (privileged()) {
+		fputs(
+		    "sbox-exec: sbox-exec must not be installed setuid or setgid\n",
+		    stderr);
+		return -1;
+	}
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+		if (fcntl(fd, F_GETFD) < 0 &&
+		    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
+			return -1;
+	ppid = getppid();
+	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+	return getppid() == ppid ? 0 : -1;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -216,30 +281,11 @@ main(int argc, char **argv)
 	struct sbox_error err = { 0 };
 	struct launch_spec spec;
 	struct timespec start;
-	pid_t ppid;
 	int code;
 
 	if (stage2_is_invocation(argc, argv))
 		return stage2_main(argc, argv);
-
-	/* Before anything touches a file: no privilege of our own. */
-	if (locate_self_check(&err) < 0) {
-		fprintf(stderr, "sbox-exec: %s\n", err.detail);
-		sbox_error_clear(&err);
-		return SBOX_EXIT_REFUSED;
-	}
-
-	/* Descriptors 0-2 must exist, or our own would take their place. */
-	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
-		if (fcntl(fd, F_GETFD) < 0 &&
-		    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
-			return SBOX_EXIT_REFUSED;
-
-	/* The sandbox dies with whoever started us, even if that was just
-	 * now: a parent gone before the prctl would go unnoticed. */
-	ppid = getppid();
-	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != ppid)
+	if (settle_process() < 0)
 		return SBOX_EXIT_REFUSED;
 
 	(void)cli_parse(&inv, argc, argv);
@@ -260,20 +306,7 @@ main(int argc, char **argv)
 	if (inv.err.detail != NULL)
 		refuse(&rep, &inv.err);
 
-	if (locate_bwrap(inv.bwrap, getenv("PATH"), &bw, &err) < 0) {
-		if (bw.path == NULL && err.status == SBOX_SETUID_REJECTED)
-			rep.bwrap = NULL;
-		refuse(&rep, &err);
-	}
-	rep.bwrap = bw.path;
-	rep.bw = &bw;
-	if (inv.mode == MODE_CHECK && bw.caller_writable != NULL &&
-	    inv.verbosity >= 0)
-		fprintf(stderr,
-		    "sbox-exec: note: %s can be replaced by this user (%s is "
-		    "theirs to write); whatever runs as this user could put "
-		    "another program in its place\n",
-		    bw.path, bw.caller_writable);
+	locate(&rep, &bw);
 
 	/* As root, after the cheaper checks: it walks every --rw tree. */
 	if (getuid() == 0 && !inv.allow_setuid_files &&
@@ -281,7 +314,8 @@ main(int argc, char **argv)
 		refuse(&rep, &err);
 
 	if (inv.mode == MODE_PRINT) {
-		launch_print(&inv, &bw);
+		if (launch_print(&inv, &bw, &err) < 0)
+			refuse(&rep, &err);
 		code = flush_stdout() == 0 ? 0 : SBOX_EXIT_REFUSED;
 		locate_free(&bw);
 		cli_free(&inv);
@@ -291,7 +325,7 @@ main(int argc, char **argv)
 
 	spec = (struct launch_spec){
 		.inv = &inv,
-		.bwrap = &bw,
+		.located = &bw,
 		.ready = on_ready,
 		.ready_ctx = &rep,
 	};

@@ -25,6 +25,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "fd.h"
 #include "pty.h"
 #include "util.h"
 
@@ -50,23 +51,14 @@ open_peer(int master)
 	return open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
 }
 
-static void
-close_fd(int *fd)
-{
-	if (*fd >= 0) {
-		close(*fd);
-		*fd = -1;
-	}
-}
-
 void
 pty_close(struct pty *t)
 {
-	close_fd(&t->master);
-	close_fd(&t->slave);
-	close_fd(&t->in);
-	close_fd(&t->out);
-	close_fd(&t->ctl);
+	fd_close(&t->master);
+	fd_close(&t->slave);
+	fd_close(&t->in);
+	fd_close(&t->out);
+	fd_close(&t->ctl);
 }
 
 /* No terminal: nothing to relay. */

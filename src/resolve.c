@@ -26,6 +26,7 @@
 #include "policyfile.h"
 #include "protect.h"
 #include "resolve.h"
+#include "stage2_args.h"
 #include "util.h"
 
 #ifndef PKGDATADIR
@@ -35,7 +36,6 @@
 #define MAX_INCLUDE_DEPTH 16
 #define MAX_POLICY_BYTES (1 << 20)
 #define MAX_POLICY_FILES 256 /* includes, counted over the whole parse */
-#define MAX_KEEP_FDS 1000    /* stage two takes them as one argument */
 #define N_ANCHORS 3	     /* the working directory and both homes */
 
 /* Where the option being applied came from, for messages. */
@@ -202,8 +202,9 @@ add_keep_fd(struct resolver *rs, const char *value, const struct origin *o)
 		return;
 	if (fcntl(fd, F_GETFD) < 0)
 		fail(rs, o, "--keep-fd=%d: descriptor is not open", fd);
-	else if (p->nkeep >= MAX_KEEP_FDS)
-		fail(rs, o, "--keep-fd: at most %d descriptors", MAX_KEEP_FDS);
+	else if (p->nkeep >= STAGE2_ARGS_MAX_KEEP_FDS)
+		fail(rs, o, "--keep-fd: at most %d descriptors",
+		    STAGE2_ARGS_MAX_KEEP_FDS);
 	else
 		policy_add_keep_fd(p, fd);
 }

@@ -1,11 +1,13 @@
 /*
- * sbox.c - the names of the outcomes in sbox.h, and the error value that
- * carries a refusal from where it is found to main.c.
+ * sbox.c - the names of the outcomes in sbox.h, the error value that
+ * carries a refusal from where it is found to main.c, and the hints for
+ * the limits a launch can run into.
  *
  * Pure: no I/O.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,4 +70,22 @@ sbox_error_clear(struct sbox_error *err)
 	free(err->hint);
 	err->detail = err->hint = NULL;
 	err->status = SBOX_SUCCESS;
+}
+
+/* A hint for a step that failed with errno E itself (a limit reached),
+ * or NULL. */
+const char *
+sbox_errno_hint(int e)
+{
+	switch (e) {
+	case EAGAIN:
+		return "the limit on processes was reached (ulimit -u, or the cgroup's pids.max); raise it, or end some processes";
+	case EMFILE:
+	case ENFILE:
+		return "the limit on open files was reached (ulimit -n); raise it";
+	case ENOMEM:
+		return "memory ran out (ulimit -v, or the cgroup's memory.max); raise the limit or free memory";
+	default:
+		return NULL;
+	}
 }

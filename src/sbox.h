@@ -37,5 +37,6 @@ void sbox_error_set(struct sbox_error *, enum sbox_status, const char *, ...)
 void sbox_error_hint(struct sbox_error *, const char *, ...)
     __attribute__((format(printf, 2, 3)));
 void sbox_error_clear(struct sbox_error *);
+const char *sbox_errno_hint(int);
 
 #endif

@@ -24,8 +24,9 @@
  *
  * The launcher builds the program and hands it to bwrap (--seccomp),
  * which installs it on its own init process (pid 1 in the sandbox) and on
- * stage two, so that nothing inside runs without it.
- * MUST NOT print or exit.
+ * stage two, so that nothing inside runs without it.  Built for x86-64
+ * and AArch64; elsewhere seccomp_program_fd() refuses, and no sandbox is
+ * made.  MUST NOT print or exit.
  */
 #include "config.h"
 
@@ -38,10 +39,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "seccomp.h"
@@ -251,14 +254,96 @@ resolve(struct prog *p)
  * be built (a mode argument out of range, a call listed twice, more
  * jumps than the fix-up list holds) gives 0, and the launch is refused.
  */
+#ifdef NATIVE_ARCH
+/* By argument number; there is no mode in argument 0. */
+static const enum label arg_label[] = { NLABELS, L_ARG1, L_ARG2, L_ARG3 };
+
+/* The search tree over the calls the filter looks at; -1 when the table
+ * cannot be built (a mode argument out of range, a call listed twice). */
+static int
+emit_dispatch(struct prog *p, bool net)
+{
+	struct nr_case cases[N_ELEMENTS(mode_rules) + N_ELEMENTS(denied) + 4];
+	size_t n = 0;
+
+	for (size_t i = 0; i < N_ELEMENTS(mode_rules); i++) {
+		if (mode_rules[i].arg < 1 || mode_rules[i].arg > 3)
+			return -1;
+		cases[n++] = (struct nr_case){ mode_rules[i].nr,
+			arg_label[mode_rules[i].arg] };
+	}
+	for (size_t i = 0; i < N_ELEMENTS(denied); i++)
+		cases[n++] = (struct nr_case){ denied[i], L_EPERM };
+	/* openat2's mode hides in a struct: refused, callers fall
+	 * back to openat. */
+	cases[n++] = (struct nr_case){ SYS_openat2, L_ENOSYS };
+	cases[n++] = (struct nr_case){ SYS_ioctl, L_IOCTL };
+	if (!net) {
+		cases[n++] = (struct nr_case){ SYS_socket, L_SOCKET };
+		cases[n++] = (struct nr_case){ SYS_socketpair, L_SOCKET };
+	}
+	qsort(cases, n, sizeof(*cases), case_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (cases[i].nr == cases[i - 1].nr)
+			return -1; /* which rule would win is unclear */
+	emit_tree(p, cases, n);
+	return 0;
+}
+
+/* What each label does: check a mode, an ioctl request, a socket family;
+ * refuse. */
+static void
+emit_labels(struct prog *p, bool net)
+{
+	for (unsigned int a = 1; a <= 3; a++) {
+		place(p, arg_label[a]);
+		emit(p,
+		    (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			ARG_LO(a)));
+		jump_to(p, BPF_JSET, S_ISUID | S_ISGID, L_EPERM, true);
+		emit(p, (struct sock_filter)RET(SECCOMP_RET_ALLOW));
+	}
+	/* Only the low 32 bits of the request, as the kernel compares. */
+	place(p, L_IOCTL);
+	emit(p,
+	    (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(1)));
+	jump_to(p, BPF_JEQ, TIOCSTI, L_EPERM, true);
+	jump_to(p, BPF_JEQ, TIOCLINUX, L_EPERM, true);
+	emit(p, (struct sock_filter)RET(SECCOMP_RET_ALLOW));
+	/* The families a sandbox without --net may use; each a jump to the
+	 * allow just after them. */
+	place(p, L_SOCKET);
+	if (!net) {
+		emit(p,
+		    (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			ARG_LO(0)));
+		emit(p,
+		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			AF_UNIX, 3, 0));
+		emit(p,
+		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			AF_INET, 2, 0));
+		emit(p,
+		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			AF_INET6, 1, 0));
+		emit(p,
+		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			AF_NETLINK, 0, 1));
+		emit(p, (struct sock_filter)RET(SECCOMP_RET_ALLOW));
+		emit(p, (struct sock_filter)DENY(EAFNOSUPPORT));
+	}
+	place(p, L_EPERM);
+	emit(p, (struct sock_filter)DENY(EPERM));
+	place(p, L_ENOSYS);
+	emit(p, (struct sock_filter)DENY(ENOSYS));
+}
+#endif
+
 size_t
 seccomp_build(struct sock_filter *out, size_t max, bool net)
 {
 #ifdef NATIVE_ARCH
 	struct prog p = { .out = out, .max = max };
-	/* By argument number; there is no mode in argument 0. */
-	static const enum label arg_label[] = { NLABELS, L_ARG1, L_ARG2,
-		L_ARG3 };
 
 	emit(&p,
 	    (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
@@ -270,80 +355,14 @@ seccomp_build(struct sock_filter *out, size_t max, bool net)
 #ifdef X32_BIT
 	jump_to(&p, BPF_JGE, X32_BIT, L_ENOSYS, true);
 #endif
-	{
-		struct nr_case
-		    cases[N_ELEMENTS(mode_rules) + N_ELEMENTS(denied) + 4];
-		size_t n = 0;
-
-		for (size_t i = 0; i < N_ELEMENTS(mode_rules); i++) {
-			if (mode_rules[i].arg < 1 || mode_rules[i].arg > 3)
-				return 0;
-			cases[n++] = (struct nr_case){ mode_rules[i].nr,
-				arg_label[mode_rules[i].arg] };
-		}
-		for (size_t i = 0; i < N_ELEMENTS(denied); i++)
-			cases[n++] = (struct nr_case){ denied[i], L_EPERM };
-		/* openat2's mode hides in a struct: refused, callers fall
-		 * back to openat. */
-		cases[n++] = (struct nr_case){ SYS_openat2, L_ENOSYS };
-		cases[n++] = (struct nr_case){ SYS_ioctl, L_IOCTL };
-		if (!net) {
-			cases[n++] = (struct nr_case){ SYS_socket, L_SOCKET };
-			cases[n++] = (struct nr_case){ SYS_socketpair,
-				L_SOCKET };
-		}
-		qsort(cases, n, sizeof(*cases), case_cmp);
-		for (size_t i = 1; i < n; i++)
-			if (cases[i].nr == cases[i - 1].nr)
-				return 0; /* which rule would win is unclear */
-		emit_tree(&p, cases, n);
-	}
-
-	for (unsigned int a = 1; a <= 3; a++) {
-		place(&p, arg_label[a]);
-		emit(&p,
-		    (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			ARG_LO(a)));
-		jump_to(&p, BPF_JSET, S_ISUID | S_ISGID, L_EPERM, true);
-		emit(&p, (struct sock_filter)RET(SECCOMP_RET_ALLOW));
-	}
-	/* Only the low 32 bits of the request, as the kernel compares. */
-	place(&p, L_IOCTL);
-	emit(&p,
-	    (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(1)));
-	jump_to(&p, BPF_JEQ, TIOCSTI, L_EPERM, true);
-	jump_to(&p, BPF_JEQ, TIOCLINUX, L_EPERM, true);
-	emit(&p, (struct sock_filter)RET(SECCOMP_RET_ALLOW));
-	/* The families a sandbox without --net may use; each a jump to the
-	 * allow just after them. */
-	place(&p, L_SOCKET);
-	if (!net) {
-		emit(&p,
-		    (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			ARG_LO(0)));
-		emit(&p,
-		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			AF_UNIX, 3, 0));
-		emit(&p,
-		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			AF_INET, 2, 0));
-		emit(&p,
-		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			AF_INET6, 1, 0));
-		emit(&p,
-		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-			AF_NETLINK, 0, 1));
-		emit(&p, (struct sock_filter)RET(SECCOMP_RET_ALLOW));
-		emit(&p, (struct sock_filter)DENY(EAFNOSUPPORT));
-	}
-	place(&p, L_EPERM);
-	emit(&p, (struct sock_filter)DENY(EPERM));
-	place(&p, L_ENOSYS);
-	emit(&p, (struct sock_filter)DENY(ENOSYS));
+	if (emit_dispatch(&p, net) < 0)
+		return 0;
+	emit_labels(&p, net);
 	return !p.overflow && resolve(&p) ? p.n : 0;
 #else
 	(void)out;
 	(void)max;
+	(void)net;
 	return 0;
 #endif
 }
@@ -351,35 +370,55 @@ seccomp_build(struct sock_filter *out, size_t max, bool net)
 /*
  * The filter for a sandbox with (NET) or without the host's network, as
  * bwrap's --seccomp reads it: the instructions, read to end of file from
- * a pipe.  Returns the read end (close-on-exec), -1 with errno set on
- * failure, or -2 where there is no filter for this architecture.
+ * a pipe.  Returns the read end (close-on-exec), or -1 with ERR set: no
+ * sandbox is made without the filter, so an architecture it is not built
+ * for is a refusal.
  */
 int
-seccomp_program_fd(bool net)
+seccomp_program_fd(bool net, struct sbox_error *err)
 {
 	struct sock_filter prog[160];
 	size_t n = seccomp_build(prog, N_ELEMENTS(prog), net);
-	int fds[2], saved;
+	cleanup_fd int rfd = -1, wfd = -1;
+	int fds[2];
 	ssize_t w;
 
-	if (!seccomp_supported())
-		return -2;
+	if (!seccomp_supported()) {
+		struct utsname u;
+
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "sbox-exec has no seccomp filter for this architecture (%s), and makes no sandbox without one",
+		    uname(&u) == 0 ? u.machine : "unknown");
+		sbox_error_hint(err,
+		    "the filter is built for x86-64 and AArch64 (see THE SANDBOX in sbox-exec(1)); run sbox-exec on one of them");
+		return -1;
+	}
 	/* Within PIPE_BUF: written at once, and never waits for a reader. */
 	if (n == 0 || n * sizeof(*prog) > PIPE_BUF) {
-		errno = ENOSYS;
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "the seccomp filter does not fit in a pipe (%zu instructions)",
+		    n);
 		return -1;
 	}
-	if (pipe2(fds, O_CLOEXEC) < 0)
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		int e = errno;
+
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "cannot prepare the launch: %s", strerror(e));
+		if (sbox_errno_hint(e) != NULL)
+			sbox_error_hint(err, "%s", sbox_errno_hint(e));
 		return -1;
+	}
+	rfd = fds[0];
+	wfd = fds[1];
 	do
-		w = write(fds[1], prog, n * sizeof(*prog));
+		w = write(wfd, prog, n * sizeof(*prog));
 	while (w < 0 && errno == EINTR);
-	saved = errno;
-	close(fds[1]);
 	if (w != (ssize_t)(n * sizeof(*prog))) {
-		close(fds[0]);
-		errno = w < 0 ? saved : EIO;
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "cannot prepare the launch: %s",
+		    w < 0 ? strerror(errno) : "a short write to a pipe");
 		return -1;
 	}
-	return fds[0];
+	return steal_fd(&rfd);
 }

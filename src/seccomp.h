@@ -10,10 +10,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "sbox.h"
+
 struct sock_filter;
 
 bool seccomp_supported(void);
 size_t seccomp_build(struct sock_filter *, size_t, bool);
-int seccomp_program_fd(bool);
+int seccomp_program_fd(bool, struct sbox_error *);
 
 #endif

@@ -1,13 +1,12 @@
 /*
  * stage2.c - inside the sandbox: report in, confine, hand over.
  *
- * argv: PROG --sbox-stage2 USERNS CTRL STDERR KEEP MODE [PATH...] --
- * COMMAND...  where the PATHs are the writable places the sandbox shows.
- * MODE is "check" (report in, wait for the launcher's word and end) or
- * "run" (wait for the launcher's go-ahead, sent once it has checked the
- * sandbox from outside and reported the status), with "-tty" appended
- * for --tty.  The seccomp filter is bwrap's to install (--seccomp), on
- * its init process as on this one; the launcher checks that it did.
+ * Its arguments are stage2_args.h's.  In check mode it reports in, waits
+ * for the launcher's word and ends; in the run modes it waits for the
+ * launcher's go-ahead, sent once the launcher has checked the sandbox
+ * from outside and reported the status.  The seccomp filter is bwrap's to
+ * install (--seccomp), on its init process as on this one; the launcher
+ * checks that it did, and launches nothing where it has no filter.
  *
  * MUST: refuse to run outside a sandbox of sbox-exec's making (this is
  * never a way to run a command unsandboxed); apply Landlock before
@@ -25,22 +24,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fd.h"
 #include "landlock.h"
 #include "sbox.h"
 #include "stage2.h"
+#include "stage2_args.h"
 #include "util.h"
-
-#ifndef SYS_close_range
-#define SYS_close_range 436
-#endif
-
-#define MAX_KEEP 1024
 
 bool
 stage2_is_invocation(int argc, char **argv)
@@ -56,102 +50,6 @@ stage2_userns_id(void)
 
 	return stat("/proc/self/ns/user", &st) == 0 ? (unsigned long)st.st_ino :
 						      0;
-}
-
-static int
-int_cmp(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-void
-fd_sort(int *fds, size_t n)
-{
-	if (n > 1)
-		qsort(fds, n, sizeof(*fds), int_cmp);
-}
-
-/*
- * Close descriptors LO to HI.  Before Linux 5.9 there is no close_range():
- * then one close() each, up to the descriptor limit (prlimit64 is a plain
- * system call, safe here too).
- */
-static void
-close_span(unsigned int lo, unsigned int hi)
-{
-	struct rlimit rl;
-
-	if (syscall(SYS_close_range, lo, hi, 0) == 0 || errno != ENOSYS)
-		return;
-	if (syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, NULL, &rl) == 0 &&
-	    rl.rlim_cur < hi)
-		hi = rl.rlim_cur == 0 ? 0 : (unsigned int)rl.rlim_cur - 1;
-	for (unsigned int fd = lo; fd <= hi && fd < (1U << 20); fd++)
-		(void)close((int)fd);
-}
-
-/*
- * Close every descriptor above 2 but the SORTED list KEEP.
- * Async-signal-safe: the launcher calls it between vfork and exec.
- */
-void
-fd_close_except(const int *keep, size_t n)
-{
-	unsigned int lo = 3;
-
-	for (size_t i = 0; i < n; i++) {
-		if (keep[i] < 0 || (unsigned int)keep[i] < lo)
-			continue;
-		if ((unsigned int)keep[i] > lo)
-			close_span(lo, (unsigned int)keep[i] - 1);
-		lo = (unsigned int)keep[i] + 1;
-	}
-	close_span(lo, ~0U);
-}
-
-/* A descriptor number: decimal digits only, within int. */
-static int
-parse_fd(const char *s, int *fd)
-{
-	char *end;
-	long v;
-
-	if (s[0] < '0' || s[0] > '9')
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v > INT_MAX)
-		return -1;
-	*fd = (int)v;
-	return 0;
-}
-
-/* "3,7,9" or "-". */
-static int
-parse_keep(const char *s, int *keep, size_t max, size_t *n)
-{
-	char buf[16];
-
-	*n = 0;
-	if (strcmp(s, "-") == 0)
-		return 0;
-	while (*s != '\0') {
-		size_t len = strcspn(s, ",");
-
-		if (len == 0 || len >= sizeof(buf) || *n == max)
-			return -1;
-		memcpy(buf, s, len);
-		buf[len] = '\0';
-		if (parse_fd(buf, &keep[*n]) < 0)
-			return -1;
-		(*n)++;
-		s += len;
-		if (*s == ',')
-			s++;
-	}
-	return 0;
 }
 
 /*
@@ -176,12 +74,11 @@ looks_like_text(const char *path)
 {
 	char head[128];
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	cleanup_fd int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return false;
 	n = read(fd, head, sizeof(head));
-	close(fd);
 	for (ssize_t i = 0; i < n && head[i] != '\n'; i++)
 		if (head[i] == '\0')
 			return false;
@@ -288,67 +185,78 @@ take_terminal(int saved_stderr)
 		}
 }
 
-int
-stage2_main(int argc, char **argv)
+/* Whether we run where the launcher put us: in a user namespace other
+ * than the one A names, with the launcher outside our pid namespace. */
+static int
+check_placed(const struct stage2_args *a, struct sbox_error *err)
 {
-	int ctrl, saved_stderr, keep[MAX_KEEP], out_fds[MAX_KEEP + 2], dashdash;
-	size_t nkeep;
+	if (a->userns == stage2_userns_id() || !peer_outside(a->ctrl)) {
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "not started by sbox-exec's launcher");
+		return -1;
+	}
+	return 0;
+}
+
+/* One byte each way on CTRL: 'R' for ready, then the launcher's 'G'. */
+static int
+report_in(int ctrl)
+{
 	char byte = 'R';
 	ssize_t n;
-
-	/* Between MODE and "--": the writable paths, all absolute. */
-	for (dashdash = 7; dashdash < argc && argv[dashdash][0] == '/';
-	     dashdash++)
-		;
-	if (dashdash >= argc || strcmp(argv[dashdash], "--") != 0 ||
-	    (dashdash + 1 >= argc && strncmp(argv[6], "check", 5) != 0) ||
-	    parse_fd(argv[3], &ctrl) < 0 ||
-	    parse_fd(argv[4], &saved_stderr) < 0 ||
-	    parse_keep(argv[5], keep, MAX_KEEP, &nkeep) < 0 ||
-	    strtoul(argv[2], NULL, 10) == stage2_userns_id() ||
-	    !peer_outside(ctrl)) {
-		fprintf(stderr,
-		    "sbox-exec: %s is for sbox-exec's own use, "
-		    "inside the sandbox it creates\n",
-		    STAGE2_FLAG);
-		return SBOX_EXIT_REFUSED;
-	}
-
-	/* The command's own output descriptors, and the kept ones. */
-	out_fds[0] = STDOUT_FILENO;
-	out_fds[1] = saved_stderr;
-	memcpy(out_fds + 2, keep, nkeep * sizeof(int));
-
-	/* --tty: the sandbox's terminal becomes ours, job control and all. */
-	if (strstr(argv[6], "-tty") != NULL)
-		take_terminal(saved_stderr);
-
-	/* The launcher promised these in the status; fail closed. */
-	if (landlock_confine(argv + 7, (size_t)(dashdash - 7), out_fds,
-		nkeep + 2) < 0) {
-		fprintf(stderr, "cannot apply Landlock: %s\n", strerror(errno));
-		return SBOX_EXIT_REFUSED;
-	}
 
 	do
 		n = send(ctrl, &byte, 1, MSG_NOSIGNAL);
 	while (n < 0 && errno == EINTR);
 	if (n != 1)
-		return SBOX_EXIT_REFUSED;
-
+		return -1;
 	/* The launcher looks at this process from outside, then answers;
 	 * --check too, so that it is still here to be looked at. */
 	do
 		n = recv(ctrl, &byte, 1, 0);
 	while (n < 0 && errno == EINTR);
-	if (n != 1 || byte != 'G')
+	return n == 1 && byte == 'G' ? 0 : -1;
+}
+
+int
+stage2_main(int argc, char **argv)
+{
+	struct stage2_args a;
+	struct sbox_error err = { 0 };
+	int out_fds[STAGE2_ARGS_MAX_KEEP_FDS + 2];
+
+	if (stage2_args_decode(argc, argv, &a, &err) < 0 ||
+	    check_placed(&a, &err) < 0) {
+		fprintf(stderr,
+		    "sbox-exec: %s is for sbox-exec's own use, inside the sandbox it creates: %s\n",
+		    STAGE2_FLAG, err.detail);
+		sbox_error_clear(&err);
 		return SBOX_EXIT_REFUSED;
-	if (strncmp(argv[6], "check", 5) == 0)
+	}
+
+	/* The command's own output descriptors, and the kept ones. */
+	out_fds[0] = STDOUT_FILENO;
+	out_fds[1] = a.saved_stderr;
+	memcpy(out_fds + 2, a.keep, a.nkeep * sizeof(int));
+
+	/* --tty: the sandbox's terminal becomes ours, job control and all. */
+	if (a.mode == STAGE2_RUN_TTY)
+		take_terminal(a.saved_stderr);
+
+	/* The launcher promised these in the status; fail closed. */
+	if (landlock_confine(a.writable, a.nwritable, out_fds, a.nkeep + 2) <
+	    0) {
+		fprintf(stderr, "cannot apply Landlock: %s\n", strerror(errno));
+		return SBOX_EXIT_REFUSED;
+	}
+	if (report_in(a.ctrl) < 0)
+		return SBOX_EXIT_REFUSED;
+	if (a.mode == STAGE2_CHECK)
 		return 0;
 
-	if (dup2(saved_stderr, STDERR_FILENO) < 0)
+	if (dup2(a.saved_stderr, STDERR_FILENO) < 0)
 		return SBOX_EXIT_REFUSED;
-	fd_sort(keep, nkeep);
-	fd_close_except(keep, nkeep);
-	return exec_command(argv + dashdash + 1);
+	fd_sort(a.keep, a.nkeep);
+	fd_close_except(a.keep, a.nkeep);
+	return exec_command((char **)a.command);
 }

@@ -131,8 +131,7 @@ check_sandbox(pid_t child, pid_t pid, bool net, int filters,
 
 	if (pid <= 0) {
 		sbox_error_set(err, SBOX_BWRAP_UNTRUSTED,
-		    "the sandbox reported in without its credentials: "
-		    "nothing shows it is one");
+		    "the sandbox reported in without its credentials: nothing shows it is one");
 		return -1;
 	}
 	for (depth = 0; at != child; depth++) {
@@ -140,8 +139,7 @@ check_sandbox(pid_t child, pid_t pid, bool net, int filters,
 
 		if (depth == MAX_DEPTH || at <= 1 || read_status(at, &ps) < 0) {
 			sbox_error_set(err, SBOX_BWRAP_UNTRUSTED,
-			    "the process that reported in (pid %ld) is not "
-			    "one the bwrap started",
+			    "the process that reported in (pid %ld) is not one the bwrap started",
 			    (long)pid);
 			return -1;
 		}
@@ -157,8 +155,7 @@ check_sandbox(pid_t child, pid_t pid, bool net, int filters,
 		}
 		if (!filtered(&ps, filters)) {
 			sbox_error_set(err, SBOX_BWRAP_UNTRUSTED,
-			    "%s (pid %ld) inside the sandbox runs without "
-			    "the seccomp filter sbox-exec handed to bwrap",
+			    "%s (pid %ld) inside the sandbox runs without the seccomp filter sbox-exec handed to bwrap",
 			    at == pid ? "the process that reported in" :
 					"a process",
 			    (long)at);
@@ -174,16 +171,13 @@ check_sandbox(pid_t child, pid_t pid, bool net, int filters,
 		same = same_ns(pid, ns[i]);
 		if (same < 0) {
 			sbox_error_set(err, SBOX_BWRAP_UNTRUSTED,
-			    "cannot read the %s namespace of the process that "
-			    "reported in (pid %ld): %s",
+			    "cannot read the %s namespace of the process that reported in (pid %ld): %s",
 			    ns[i], (long)pid, strerror(errno));
 			return -1;
 		}
 		if (same > 0) {
 			sbox_error_set(err, SBOX_BWRAP_UNTRUSTED,
-			    "the process that reported in (pid %ld) shares "
-			    "sbox-exec's %s namespace: it is not in the "
-			    "sandbox asked for",
+			    "the process that reported in (pid %ld) shares sbox-exec's %s namespace: it is not in the sandbox asked for",
 			    (long)pid, ns[i]);
 			return -1;
 		}
@@ -204,8 +198,6 @@ verify_sandbox(pid_t child, pid_t pid, bool net, int filters,
 	if (check_sandbox(child, pid, net, filters, err) == 0)
 		return 0;
 	sbox_error_hint(err,
-	    "this bwrap did not build the sandbox sbox-exec "
-	    "asked for; use the bubblewrap of the "
-	    "distribution, or name a genuine one with --bwrap");
+	    "this bwrap did not build the sandbox sbox-exec asked for; use the bubblewrap of the distribution, or name a genuine one with --bwrap");
 	return -1;
 }

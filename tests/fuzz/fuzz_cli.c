@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bwrap_argv.h"
+#include "bwrap_cmd.h"
 #include "cli.h"
 #include "policyfile.h"
 #include "status.h"
@@ -84,33 +84,33 @@ lookup(const char *name, void *ctx)
 static void
 build_argv(struct policy *p)
 {
-	cleanup_strv struct strv argv = { 0 };
+	cleanup_bwrap_cmd struct bwrap_cmd cmd = { 0 };
 	cleanup_buf struct buf shell = { 0 };
-	size_t n;
-	int *fds;
+	cleanup_free int *fds = NULL;
 	char *command[] = { "true", NULL };
-	struct bwargv_input in = {
-		.bwrap = "/usr/bin/bwrap",
-		.command = command,
+	const struct strv *argv = &cmd.argv;
+	struct bwrap_input in = {
+		.program = "/usr/bin/bwrap",
+		.seccomp_fd = -1,
 		.disable_userns = true,
 	};
 
 	policy_add_mount(p, MOUNT_ROOT, "/", "/");
-	n = bwargv_empty_fds_needed(p);
-	fds = xcalloc(n + 1, sizeof(int));
-	for (size_t i = 0; i < n; i++)
-		fds[i] = 3 + (int)i;
-	in.empty_fds = fds;
-	in.nempty = n;
-	bwargv_build(p, &in, &argv);
-	if (argv.n == 0 || argv.v[argv.n] != NULL ||
-	    strcmp(argv.v[0], "/usr/bin/bwrap") != 0)
+	in.nhidden = bwrap_cmd_hidden_files(p);
+	fds = xcalloc(in.nhidden + 1, sizeof(int));
+	/* Numbers no descriptor has: nothing is opened here. */
+	for (size_t i = 0; i < in.nhidden; i++)
+		fds[i] = 1000000 + (int)i;
+	in.hidden_fds = fds;
+	bwrap_cmd_build(&cmd, p, &in);
+	bwrap_cmd_add_args(&cmd, command);
+	if (argv->n == 0 || argv->v[argv->n] != NULL ||
+	    strcmp(argv->v[0], "/usr/bin/bwrap") != 0)
 		abort();
-	for (size_t i = 0; i < argv.n; i++) {
-		util_shell_quote(&shell, argv.v[i]);
+	for (size_t i = 0; i < argv->n; i++) {
+		util_shell_quote(&shell, argv->v[i]);
 		buf_addc(&shell, ' ');
 	}
-	free(fds);
 }
 
 /* The input as the text of a policy file. */

@@ -1,9 +1,13 @@
 /*
- * probe.c - the validation step: is the sandbox there, and if not, why.
+ * ready.c - waiting for the sandbox to report in, and when it does not,
+ * why: bwrap's own words classified, a hint found for them.
  *
+ * The launch itself is the test of whether the sandbox can be made: there
+ * is no separate trial run.  What fails here is reported as
+ * sandbox-probe-failed, the status's name for it (sbox-exec(1), STATUS).
  * MUST: never let bwrap's output reach the caller's stdout (its stderr is
- * ours until the sandbox reports in; its stdout is never touched by the
- * probe of --check, which runs no command).  MUST NOT exit or print.
+ * ours until the sandbox reports in; its stdout is never touched by
+ * --check, which runs no command).  MUST NOT exit or print.
  */
 #include "config.h"
 
@@ -20,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "probe.h"
+#include "ready.h"
 #include "util.h"
 
 /* bwrap's messages are short; more than this is kept only in part. */
@@ -136,8 +140,8 @@ kill_sandbox(pid_t child)
  * has been killed).
  */
 int
-probe_wait_ready(int ctrl, int err, pid_t child, long timeout_ms,
-    struct probe_outcome *out)
+ready_wait(int ctrl, int err, pid_t child, long timeout_ms,
+    struct ready_outcome *out)
 {
 	struct buf b = { 0 };
 	long deadline = util_now_ms() + timeout_ms;
@@ -189,7 +193,7 @@ probe_wait_ready(int ctrl, int err, pid_t child, long timeout_ms,
 
 /* After a failure: reap bwrap and read the rest of what it said. */
 void
-probe_collect_failure(int err, pid_t child, struct probe_outcome *out)
+ready_collect_failure(int err, pid_t child, struct ready_outcome *out)
 {
 	struct buf b = { 0 };
 	struct pollfd pfd = { .fd = err, .events = POLLIN };
@@ -216,82 +220,53 @@ probe_collect_failure(int err, pid_t child, struct probe_outcome *out)
 	out->bwrap_stderr = buf_steal(&b);
 }
 
-#define HINT_NPROC                                                             \
-	"the limit on processes was reached (ulimit -u, or the cgroup's "      \
-	"pids.max); raise it, or end some processes"
-#define HINT_NOFILE "the limit on open files was reached (ulimit -n); raise it"
-#define HINT_NOMEM                                                             \
-	"memory ran out (ulimit -v, or the cgroup's memory.max); raise the "   \
-	"limit or free memory"
-
-/* A hint for a launch that failed with errno E itself, or NULL. */
-const char *
-probe_errno_hint(int e)
-{
-	switch (e) {
-	case EAGAIN:
-		return HINT_NPROC;
-	case EMFILE:
-	case ENFILE:
-		return HINT_NOFILE;
-	case ENOMEM:
-		return HINT_NOMEM;
-	default:
-		return NULL;
-	}
-}
-
 #define HINT_ENOSPC                                                            \
 	"user namespaces are disabled or used up here "                        \
 	"(user.max_user_namespaces is 0 or reached); raise it, e.g. "          \
 	"sysctl -w user.max_user_namespaces=15000"
 
-/* Turn bwrap's words into a detail, and a hint where one is known. */
-void
-probe_classify(const struct probe_outcome *o, long timeout_ms,
-    struct sbox_error *err)
+/* The hint for bwrap's words TEXT, or NULL. */
+static const char *
+hint_for(const char *text)
 {
-	static const struct {
+	const struct {
 		const char *needle;
 		const char *hint;
 	} hints[] = {
 		/* Resource limits first: bwrap words them as a failure to
 		 * fork or to create something, which the entries below would
 		 * take for a path or a namespace problem. */
-		{ "Resource temporarily unavailable", HINT_NPROC },
-		{ "Too many open files", HINT_NOFILE },
-		{ "No file descriptors available", HINT_NOFILE },
-		{ "Cannot allocate memory", HINT_NOMEM },
-		{ "Out of memory", HINT_NOMEM },
+		{ "Resource temporarily unavailable", sbox_errno_hint(EAGAIN) },
+		{ "Too many open files", sbox_errno_hint(EMFILE) },
+		{ "No file descriptors available", sbox_errno_hint(EMFILE) },
+		{ "Cannot allocate memory", sbox_errno_hint(ENOMEM) },
+		{ "Out of memory", sbox_errno_hint(ENOMEM) },
 		{ "setting up uid map: Permission denied",
-		    "unprivileged user namespaces are restricted, most likely by "
-		    "AppArmor (Ubuntu 23.10 and later: "
-		    "kernel.apparmor_restrict_unprivileged_userns=1); install an "
-		    "AppArmor profile that allows bwrap to create user namespaces, "
-		    "or set that sysctl to 0" },
+		    "unprivileged user namespaces are restricted, most likely by AppArmor (Ubuntu 23.10 and later: kernel.apparmor_restrict_unprivileged_userns=1); install an AppArmor profile that allows bwrap to create user namespaces, or set that sysctl to 0" },
 		{ "No space left on device", HINT_ENOSPC },
 		{ "ENOSPC", HINT_ENOSPC },
 		{ "RTM_NEWADDR",
-		    "the loopback interface of the new network namespace could "
-		    "not be configured, usually because an outer container or "
-		    "seccomp policy forbids it; run where network namespaces "
-		    "are allowed, or use --net" },
+		    "the loopback interface of the new network namespace could not be configured, usually because an outer container or seccomp policy forbids it; run where network namespaces are allowed, or use --net" },
 		{ "Operation not permitted",
-		    "unprivileged user namespaces are not allowed here (on Debian "
-		    "kernels: sysctl -w kernel.unprivileged_userns_clone=1; in a "
-		    "container: allow unshare/clone of user namespaces)" },
+		    "unprivileged user namespaces are not allowed here (on Debian kernels: sysctl -w kernel.unprivileged_userns_clone=1; in a container: allow unshare/clone of user namespaces)" },
 		/* "to creating new" up to 0.8, "to create a new" after. */
 		{ "No permissions to creat",
-		    "unprivileged user namespaces are not allowed here (on Debian "
-		    "kernels: sysctl -w kernel.unprivileged_userns_clone=1)" },
+		    "unprivileged user namespaces are not allowed here (on Debian kernels: sysctl -w kernel.unprivileged_userns_clone=1)" },
 		{ "Can't ",
-		    "a path the policy names could not be set up inside the "
-		    "sandbox; check that it exists and is reachable" },
+		    "a path the policy names could not be set up inside the sandbox; check that it exists and is reachable" },
 	};
-	cleanup_buf struct buf text = { 0 };
-	const char *s = o->bwrap_stderr ? o->bwrap_stderr : "";
 
-	/* Lines joined with "; ", blank ones and trailing space dropped. */
+	for (size_t i = 0; i < N_ELEMENTS(hints); i++)
+		if (strstr(text, hints[i].needle) != NULL)
+			return hints[i].hint;
+	return NULL;
+}
+
+/* S's lines joined with "; " into B, blank ones and trailing space
+ * dropped. */
+static void
+join_lines(struct buf *b, const char *s)
+{
 	while (*s != '\0') {
 		const char *end = strchrnul(s, '\n');
 		size_t len = (size_t)(end - s);
@@ -299,12 +274,23 @@ probe_classify(const struct probe_outcome *o, long timeout_ms,
 		while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\r'))
 			len--;
 		if (len > 0) {
-			if (text.len > 0)
-				buf_adds(&text, "; ");
-			buf_add(&text, s, len);
+			if (b->len > 0)
+				buf_adds(b, "; ");
+			buf_add(b, s, len);
 		}
 		s = *end ? end + 1 : end;
 	}
+}
+
+/* Turn bwrap's words into a detail, and a hint where one is known. */
+void
+ready_classify(const struct ready_outcome *o, long timeout_ms,
+    struct sbox_error *err)
+{
+	cleanup_buf struct buf text = { 0 };
+	const char *hint;
+
+	join_lines(&text, o->bwrap_stderr ? o->bwrap_stderr : "");
 
 	if (o->timed_out)
 		sbox_error_set(err, SBOX_PROBE_FAILED,
@@ -315,8 +301,7 @@ probe_classify(const struct probe_outcome *o, long timeout_ms,
 		sbox_error_set(err, SBOX_PROBE_FAILED, "%s", text.s);
 	else if (o->reaped && WIFSIGNALED(o->wait_status))
 		sbox_error_set(err, SBOX_PROBE_FAILED,
-		    "bwrap was killed by signal %d (%s) before the sandbox was "
-		    "ready",
+		    "bwrap was killed by signal %d (%s) before the sandbox was ready",
 		    WTERMSIG(o->wait_status),
 		    strsignal(WTERMSIG(o->wait_status)));
 	else if (o->reaped && WIFEXITED(o->wait_status))
@@ -329,19 +314,17 @@ probe_classify(const struct probe_outcome *o, long timeout_ms,
 
 	if (o->timed_out) {
 		sbox_error_hint(err,
-		    "the machine may be overloaded; allow "
-		    "more time with --probe-timeout");
+		    "the machine may be overloaded; allow more time with --probe-timeout");
 		return;
 	}
-	for (size_t i = 0; i < N_ELEMENTS(hints); i++)
-		if (text.len > 0 && strstr(text.s, hints[i].needle) != NULL) {
-			sbox_error_hint(err, "%s", hints[i].hint);
-			return;
-		}
+	hint = text.len > 0 ? hint_for(text.s) : NULL;
+	if (hint != NULL)
+		sbox_error_hint(err, "%s", hint);
 }
 
+
 void
-probe_outcome_free(struct probe_outcome *o)
+ready_outcome_free(struct ready_outcome *o)
 {
 	free(o->bwrap_stderr);
 	o->bwrap_stderr = NULL;

@@ -1,5 +1,5 @@
 /*
- * Unit tests of probe.c: bwrap's own words turned into a detail and the
+ * Unit tests of ready.c: bwrap's own words turned into a detail and the
  * right hint, one case per hint, with the messages bwrap writes.
  */
 #include <errno.h>
@@ -8,7 +8,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "probe.h"
+#include "ready.h"
+#include "sbox.h"
 #include "tap.h"
 #include "util.h"
 
@@ -16,12 +17,12 @@
 static void
 hint_for(const char *stderr_text, const char *want, const char *name)
 {
-	struct probe_outcome o = { .bwrap_stderr = (char *)stderr_text,
+	struct ready_outcome o = { .bwrap_stderr = (char *)stderr_text,
 		.reaped = true,
 		.wait_status = 1 << 8 };
 	struct sbox_error e = { 0 };
 
-	probe_classify(&o, 10000, &e);
+	ready_classify(&o, 10000, &e);
 	if (want == NULL)
 		ok(e.hint == NULL, "%s: no hint (got %s)", name,
 		    e.hint ? e.hint : "none");
@@ -75,12 +76,12 @@ test_hints(void)
 static void
 test_ends(void)
 {
-	struct probe_outcome o = { .bwrap_stderr = (char *)"",
+	struct ready_outcome o = { .bwrap_stderr = (char *)"",
 		.reaped = true,
 		.wait_status = SIGKILL };
 	struct sbox_error e = { 0 };
 
-	probe_classify(&o, 10000, &e);
+	ready_classify(&o, 10000, &e);
 	ok(strstr(e.detail, "killed by signal 9") != NULL &&
 		strstr(e.detail, "before the sandbox was ready") != NULL,
 	    "a killed bwrap is said to be killed: %s", e.detail);
@@ -89,20 +90,20 @@ test_ends(void)
 
 	o.reaped = false;
 	o.timed_out = true;
-	probe_classify(&o, 2500, &e);
+	ready_classify(&o, 2500, &e);
 	ok(strstr(e.detail, "not ready within 2.500 s") != NULL,
 	    "a timeout says how long: %s", e.detail);
 	ok(e.hint != NULL && strstr(e.hint, "--probe-timeout") != NULL,
 	    "a timeout suggests --probe-timeout");
 	sbox_error_clear(&e);
 
-	ok(probe_errno_hint(EAGAIN) != NULL &&
-		strstr(probe_errno_hint(EAGAIN), "processes") != NULL,
+	ok(sbox_errno_hint(EAGAIN) != NULL &&
+		strstr(sbox_errno_hint(EAGAIN), "processes") != NULL,
 	    "EAGAIN: the process limit");
-	ok(probe_errno_hint(EMFILE) != NULL &&
-		strstr(probe_errno_hint(EMFILE), "open files") != NULL,
+	ok(sbox_errno_hint(EMFILE) != NULL &&
+		strstr(sbox_errno_hint(EMFILE), "open files") != NULL,
 	    "EMFILE: the descriptor limit");
-	ok(probe_errno_hint(ENOENT) == NULL, "ENOENT: no hint");
+	ok(sbox_errno_hint(ENOENT) == NULL, "ENOENT: no hint");
 }
 
 int

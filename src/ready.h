@@ -1,0 +1,31 @@
+/*
+ * ready.h - wait until the sandbox reports in, or learn why it cannot.
+ *
+ * Stage two (stage2.c) reports in from inside the sandbox over a control
+ * socket, with its credentials; bwrap's own complaints arrive on a pipe
+ * that stands in for its stderr until then.
+ */
+#ifndef SBOX_READY_H
+#define SBOX_READY_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "sbox.h"
+
+struct ready_outcome {
+	bool ready; /* stage two reported in */
+	bool timed_out;
+	bool bwrap_ended; /* before stage two reported */
+	pid_t cmd_pid;	  /* stage two's pid, as we see it */
+	int wait_status;  /* bwrap's, when it ended */
+	bool reaped;
+	char *bwrap_stderr;
+};
+
+int ready_wait(int, int, pid_t, long, struct ready_outcome *);
+void ready_collect_failure(int, pid_t, struct ready_outcome *);
+void ready_classify(const struct ready_outcome *, long, struct sbox_error *);
+void ready_outcome_free(struct ready_outcome *);
+
+#endif

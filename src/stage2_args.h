@@ -1,0 +1,51 @@
+/*
+ * stage2_args.h - the words the launcher hands stage two, written and read
+ * in one place.
+ *
+ *   PROG --sbox-stage2 USERNS CTRL STDERR KEEP MODE [WRITABLE...] --
+ *       [COMMAND...]
+ *
+ * USERNS is the launcher's user namespace (its inode number), which stage
+ * two must not be in; CTRL is stage two's end of the control socket and
+ * STDERR the command's standard error, both descriptors above 2; KEEP is
+ * "-" or the descriptors named with --keep-fd, "3,7,9", each at most once;
+ * MODE is "check", "run" or "run-tty"; the WRITABLE paths, all absolute,
+ * are where Landlock lets the command write; COMMAND, for the run modes
+ * only, is what stage two executes.  Anything else is refused.
+ */
+#ifndef SBOX_STAGE2_ARGS_H
+#define SBOX_STAGE2_ARGS_H
+
+#include <stddef.h>
+
+#include "sbox.h"
+#include "util.h"
+
+#define STAGE2_FLAG "--sbox-stage2"
+
+/* How many descriptors --keep-fd may name: the launcher's limit, and the
+ * most stage two accepts. */
+#define STAGE2_ARGS_MAX_KEEP_FDS 1000
+
+enum stage2_mode {
+	STAGE2_CHECK,	/* report in, wait for the launcher's word, end */
+	STAGE2_RUN,	/* report in, wait for the go-ahead, run COMMAND */
+	STAGE2_RUN_TTY, /* the same, the sandbox's terminal made its own */
+};
+
+struct stage2_args {
+	unsigned long userns;
+	int ctrl;
+	int saved_stderr;
+	int keep[STAGE2_ARGS_MAX_KEEP_FDS];
+	size_t nkeep;
+	enum stage2_mode mode;
+	char *const *writable; /* NWRITABLE absolute paths */
+	size_t nwritable;
+	char *const *command; /* NULL-terminated; NULL for STAGE2_CHECK */
+};
+
+void stage2_args_encode(const struct stage2_args *, struct strv *);
+int stage2_args_decode(int, char **, struct stage2_args *, struct sbox_error *);
+
+#endif
