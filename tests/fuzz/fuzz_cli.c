@@ -46,10 +46,20 @@ check_invocation(struct invocation *inv, int r)
 		free(line);
 		return;
 	}
-	for (size_t i = 0; i < inv->nrequests; i++)
-		if (options_scope(inv->requests[i].id) == SCOPE_ARGV ||
-		    inv->requests[i].value == NULL)
+	/* Kept for resolve_invocation(): what shapes the sandbox, each with
+	 * a value exactly when it takes one. */
+	for (size_t i = 0; i < inv->nrequests; i++) {
+		const struct cli_request *rq = &inv->requests[i];
+		char word[64];
+		bool has_arg = false;
+
+		snprintf(word, sizeof(word), "--%s", options_name(rq->id));
+		if (options_scope(rq->id) == SCOPE_ARGV ||
+		    options_lookup(word, &has_arg) != rq->id ||
+		    has_arg != (rq->value != NULL) ||
+		    (rq->id == OPT_SETENV) != (rq->value2 != NULL))
 			abort();
+	}
 }
 
 /* An error message of the lexer: one line of text. */
@@ -95,7 +105,18 @@ build_argv(struct policy *p)
 		.disable_userns = true,
 	};
 
+	struct sbox_error err = { 0 };
+
 	policy_add_mount(p, MOUNT_ROOT, "/", "/");
+	/* Ordered and checked as resolve.c leaves a policy; a refusal
+	 * there must say why. */
+	if (policy_finish(p, &err) < 0) {
+		if (err.detail == NULL)
+			abort();
+		check_message(err.detail);
+		sbox_error_clear(&err);
+		return;
+	}
 	in.nhidden = bwrap_cmd_hidden_files(p);
 	fds = xcalloc(in.nhidden + 1, sizeof(int));
 	/* Numbers no descriptor has: nothing is opened here. */
