@@ -34,6 +34,7 @@ struct reporter {
 	int *sockets; /* connected, or -1 when unreachable */
 	const struct located *bw;
 	const char *bwrap;
+	const char *bwrap_source;
 	bool sent;
 	bool stdout_failed; /* --check --json could not write its line */
 };
@@ -152,6 +153,7 @@ on_ready(void *ctx, pid_t pid)
 	struct status_report sr = {
 		.status = SBOX_SUCCESS,
 		.bwrap = r->bwrap,
+		.bwrap_source = r->bwrap_source,
 		.pid = r->inv->mode == MODE_RUN ? pid : 0,
 		.abstract_unix = !r->inv->policy.net ||
 			abi >= LANDLOCK_SCOPE_ABI ?
@@ -173,6 +175,7 @@ refuse(struct reporter *r, const struct sbox_error *err)
 	struct status_report sr = {
 		.status = err->status,
 		.bwrap = r->bwrap,
+		.bwrap_source = r->bwrap_source,
 		.detail = err->detail,
 		.hint = err->hint,
 	};
@@ -265,8 +268,14 @@ main(int argc, char **argv)
 			rep.bwrap = NULL;
 		refuse(&rep, &err);
 	}
+	if (inv.bwrap_from_env)
+		bw.source = BWRAP_SOURCE_ENV;
 	rep.bwrap = bw.path;
+	rep.bwrap_source = locate_source_name(bw.source);
 	rep.bw = &bw;
+	if (inv.mode == MODE_CHECK && !inv.json && inv.verbosity >= 0)
+		fprintf(stderr, "sbox-exec: bwrap: %s (%s)\n", bw.path,
+		    locate_source_words(bw.source));
 	if (inv.mode == MODE_CHECK && bw.caller_writable != NULL &&
 	    inv.verbosity >= 0)
 		fprintf(stderr,
