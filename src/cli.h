@@ -46,6 +46,7 @@ struct invocation {
 	enum cli_mode mode;
 	struct policy policy; /* by resolve_invocation() */
 	char *bwrap;	      /* --bwrap or SBOX_EXEC_BWRAP */
+	bool bwrap_from_env;  /* bwrap is SBOX_EXEC_BWRAP's */
 	int *status_fds;
 	size_t nstatus_fds, status_fds_cap;
 	char **status_sockets; /* as given: "@name" or a path */

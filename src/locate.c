@@ -395,6 +395,7 @@ locate_bwrap(const char *explicit, const char *path_env, struct located *out,
 	out->fd = -1;
 	out->path = NULL;
 	out->caller_writable = NULL;
+	out->source = BWRAP_SOURCE_FLAG;
 	if (explicit != NULL) {
 		r = try_candidate(explicit, TRUST_NAMED, out, err);
 		if (r == CANDIDATE_ABSENT) {
@@ -417,12 +418,14 @@ locate_bwrap(const char *explicit, const char *path_env, struct located *out,
 			if (dir[0] != '/')
 				continue;
 			cand = util_path_join(dir, "bwrap");
+			out->source = BWRAP_SOURCE_PATH;
 			r = try_candidate(cand, TRUST_ROOT, out, err);
 			if (r != CANDIDATE_ABSENT)
 				return r == CANDIDATE_USABLE ? 0 : -1;
 		}
 	}
 
+	out->source = BWRAP_SOURCE_BUNDLED;
 	r = try_candidate(PKGLIBEXECDIR "/bwrap", TRUST_ROOT_OR_OWNER, out,
 	    err);
 	if (r != CANDIDATE_ABSENT)
@@ -439,4 +442,38 @@ locate_bwrap(const char *explicit, const char *path_env, struct located *out,
 	}
 	not_found(err, "no bwrap found on PATH or installed with sbox-exec");
 	return -1;
+}
+
+/* The status's name for SOURCE (sbox-exec(1), STATUS: bwrap_source). */
+const char *
+locate_source_name(enum bwrap_source source)
+{
+	switch (source) {
+	case BWRAP_SOURCE_FLAG:
+		return "flag";
+	case BWRAP_SOURCE_ENV:
+		return "env";
+	case BWRAP_SOURCE_PATH:
+		return "path";
+	case BWRAP_SOURCE_BUNDLED:
+		return "bundled";
+	}
+	return "unknown";
+}
+
+/* The same in words, for --check. */
+const char *
+locate_source_words(enum bwrap_source source)
+{
+	switch (source) {
+	case BWRAP_SOURCE_FLAG:
+		return "named with --bwrap";
+	case BWRAP_SOURCE_ENV:
+		return "named by SBOX_EXEC_BWRAP";
+	case BWRAP_SOURCE_PATH:
+		return "found on PATH";
+	case BWRAP_SOURCE_BUNDLED:
+		return "the copy installed with sbox-exec; none on PATH";
+	}
+	return "found";
 }

@@ -39,7 +39,8 @@ struct reporter {
 	const struct invocation *inv;
 	int *sockets; /* connected, or -1 when unreachable */
 	const struct located *bw;
-	const char *bwrap_path; /* the status's "bwrap", or NULL */
+	const char *bwrap_path;	  /* the status's "bwrap", or NULL */
+	const char *bwrap_source; /* the status's "bwrap_source", or NULL */
 	bool sent;
 	bool stdout_failed; /* --check --json could not write its line */
 };
@@ -157,6 +158,7 @@ on_ready(void *ctx, pid_t pid)
 	struct status_report sr = {
 		.status = SBOX_SUCCESS,
 		.bwrap = r->bwrap_path,
+		.bwrap_source = r->bwrap_source,
 		.pid = r->inv->mode == MODE_RUN ? pid : 0,
 		.abstract_unix = !r->inv->policy.net ||
 			abi >= LANDLOCK_SCOPE_ABI ?
@@ -179,6 +181,7 @@ refuse(struct reporter *r, const struct sbox_error *err)
 	struct status_report sr = {
 		.status = err->status,
 		.bwrap = r->bwrap_path,
+		.bwrap_source = r->bwrap_source,
 		.detail = err->detail,
 		.hint = err->hint,
 	};
@@ -237,8 +240,15 @@ locate(struct reporter *rep, struct located *bw)
 			rep->bwrap_path = NULL;
 		refuse(rep, &err);
 	}
+	if (inv->bwrap_from_env)
+		bw->source = BWRAP_SOURCE_ENV;
 	rep->bwrap_path = bw->path;
+	rep->bwrap_source = locate_source_name(bw->source);
 	rep->bw = bw;
+	if (inv->mode == MODE_CHECK && !inv->json &&
+	    inv->verbosity >= VERBOSITY_NORMAL)
+		fprintf(stderr, "sbox-exec: bwrap: %s (%s)\n", bw->path,
+		    locate_source_words(bw->source));
 	if (inv->mode == MODE_CHECK && bw->caller_writable != NULL &&
 	    inv->verbosity >= 0)
 		fprintf(stderr,

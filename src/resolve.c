@@ -578,8 +578,10 @@ resolve_invocation(struct invocation *inv)
 	apply_requests(&rs);
 	for (size_t i = 0; i < N_ANCHORS; i++)
 		free(rs.anchors[i]);
-	if (inv->bwrap == NULL && env_bwrap != NULL && env_bwrap[0] != '\0')
+	if (inv->bwrap == NULL && env_bwrap != NULL && env_bwrap[0] != '\0') {
 		inv->bwrap = xstrdup(env_bwrap);
+		inv->bwrap_from_env = true;
+	}
 	check_status_fds(inv);
 	add_base_mounts(&inv->policy);
 	/* Refused already: no need to look further at the host. */

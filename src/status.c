@@ -92,6 +92,9 @@ render(const struct status_report *r, const size_t cap[3])
 	if (r->bwrap != NULL) {
 		buf_adds(&b, ",\"bwrap\":");
 		json_string(&b, r->bwrap, cap[0]);
+		if (r->bwrap_source != NULL)
+			buf_addf(&b, ",\"bwrap_source\":\"%s\"",
+			    r->bwrap_source);
 	}
 	if (r->status == SBOX_SUCCESS && r->pid > 0)
 		buf_addf(&b, ",\"pid\":%ld", (long)r->pid);

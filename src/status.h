@@ -26,6 +26,7 @@ struct status_report {
 	const char *nested_userns; /* "blocked"/"allowed", or NULL */
 	const char *landlock;	   /* "abi-N"/"none", or NULL */
 	const char *seccomp;	   /* "filter"/"none", or NULL */
+	const char *bwrap_source;  /* "flag"/"env"/"path"/"bundled", or NULL */
 };
 
 char *status_render(const struct status_report *);

@@ -51,6 +51,15 @@ test_render(void)
 	is_str(s, "{\"version\":1,\"status\":\"bwrap-untrusted\"}\n",
 	    "bwrap-untrusted");
 	free(s);
+	ok_r.bwrap_source = "bundled";
+	s = status_render(&ok_r);
+	is_str(s,
+	    "{\"version\":1,\"status\":\"success\",\"bwrap\":"
+	    "\"/usr/bin/bwrap\",\"bwrap_source\":\"bundled\",\"pid\":42,"
+	    "\"abstract_unix\":\"blocked\",\"landlock\":\"none\","
+	    "\"seccomp\":\"filter\"}\n",
+	    "bwrap_source right after bwrap");
+	free(s);
 }
 
 static void
