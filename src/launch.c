@@ -943,7 +943,7 @@ await_sandbox(struct launch *l, const struct invocation *inv,
 	if (ready_wait(l->ctrl, l->err_read, l->bwrap_pid,
 		inv->probe_timeout_ms, out) < 0) {
 		ready_collect_failure(l->err_read, l->bwrap_pid, out);
-		ready_classify(out, inv->probe_timeout_ms, err);
+		reason_classify(out, inv->probe_timeout_ms, err);
 		ready_outcome_free(out);
 		return -1;
 	}
@@ -971,7 +971,7 @@ finish_check(struct launch *l, const struct launch_spec *spec,
 	good = out->reaped && WIFEXITED(out->wait_status) &&
 	    WEXITSTATUS(out->wait_status) == 0;
 	if (!good)
-		ready_classify(out, spec->inv->probe_timeout_ms, err);
+		reason_classify(out, spec->inv->probe_timeout_ms, err);
 	else
 		spec->ready(spec->ready_ctx, getpid());
 	ready_outcome_free(out);

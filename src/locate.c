@@ -27,6 +27,7 @@
 
 #include "fd.h"
 #include "locate.h"
+#include "procfs.h"
 #include "sbox.h"
 #include "util.h"
 
@@ -66,8 +67,8 @@ static uid_t
 root_uid(void)
 {
 	static uid_t root = NOBODY;
-	char buf[4096], *line, *save = NULL;
-	unsigned long in, out, count, overflow = 65534;
+	char buf[4096];
+	unsigned long overflow = 65534;
 	ssize_t n;
 	int fd;
 
@@ -82,11 +83,8 @@ root_uid(void)
 	if (n <= 0)
 		return root;
 	buf[n] = '\0';
-	for (line = strtok_r(buf, "\n", &save); line != NULL;
-	     line = strtok_r(NULL, "\n", &save))
-		if (sscanf(line, "%lu %lu %lu", &in, &out, &count) == 3 &&
-		    out == 0 && count > 0)
-			return root = (uid_t)in;
+	if (procfs_uid_map_root(buf, &root))
+		return root;
 	fd = open("/proc/sys/kernel/overflowuid", O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		n = read(fd, buf, sizeof(buf) - 1);

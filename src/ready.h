@@ -25,7 +25,9 @@ struct ready_outcome {
 
 int ready_wait(int, int, pid_t, long, struct ready_outcome *);
 void ready_collect_failure(int, pid_t, struct ready_outcome *);
-void ready_classify(const struct ready_outcome *, long, struct sbox_error *);
 void ready_outcome_free(struct ready_outcome *);
+
+/* reason.c */
+void reason_classify(const struct ready_outcome *, long, struct sbox_error *);
 
 #endif

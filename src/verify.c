@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "util.h"
+#include "procfs.h"
 #include "verify.h"
 
 /* A bwrap puts its init between itself and the command: a few steps. */
@@ -32,18 +33,11 @@
 /* How long bwrap's init may take to install the filter, at most. */
 #define INIT_WAIT_MS 2000
 
-struct proc_status {
-	pid_t ppid;
-	int seccomp; /* the mode: 2 for a filter */
-	int filters; /* how many filters, or -1 (before Linux 5.9) */
-};
-
 /* The fields of /proc/PID/status (PID 0: ourselves) this check needs. */
 static int
 read_status(pid_t pid, struct proc_status *ps)
 {
 	char path[64], buf[16384];
-	const char *line;
 	ssize_t n;
 	int fd;
 
@@ -69,20 +63,7 @@ read_status(pid_t pid, struct proc_status *ps)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	ps->ppid = -1;
-	ps->seccomp = -1;
-	ps->filters = -1;
-	for (line = buf; *line != '\0'; line = strchrnul(line, '\n') + 1) {
-		if (strncmp(line, "PPid:", 5) == 0)
-			ps->ppid = (pid_t)strtol(line + 5, NULL, 10);
-		else if (strncmp(line, "Seccomp:", 8) == 0)
-			ps->seccomp = (int)strtol(line + 8, NULL, 10);
-		else if (strncmp(line, "Seccomp_filters:", 16) == 0)
-			ps->filters = (int)strtol(line + 16, NULL, 10);
-		if (*strchrnul(line, '\n') == '\0')
-			break;
-	}
-	return ps->ppid < 0 || ps->seccomp < 0 ? -1 : 0;
+	return procfs_status(buf, ps);
 }
 
 /* Whether PS shows the filter asked for (FILTERS in all; 0: none asked

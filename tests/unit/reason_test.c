@@ -1,5 +1,5 @@
 /*
- * Unit tests of ready.c: bwrap's own words turned into a detail and the
+ * Unit tests of reason.c: bwrap's own words turned into a detail and the
  * right hint, one case per hint, with the messages bwrap writes.
  */
 #include <errno.h>
@@ -22,7 +22,7 @@ hint_for(const char *stderr_text, const char *want, const char *name)
 		.wait_status = 1 << 8 };
 	struct sbox_error e = { 0 };
 
-	ready_classify(&o, 10000, &e);
+	reason_classify(&o, 10000, &e);
 	if (want == NULL)
 		ok(e.hint == NULL, "%s: no hint (got %s)", name,
 		    e.hint ? e.hint : "none");
@@ -81,7 +81,7 @@ test_ends(void)
 		.wait_status = SIGKILL };
 	struct sbox_error e = { 0 };
 
-	ready_classify(&o, 10000, &e);
+	reason_classify(&o, 10000, &e);
 	ok(strstr(e.detail, "killed by signal 9") != NULL &&
 		strstr(e.detail, "before the sandbox was ready") != NULL,
 	    "a killed bwrap is said to be killed: %s", e.detail);
@@ -90,7 +90,7 @@ test_ends(void)
 
 	o.reaped = false;
 	o.timed_out = true;
-	ready_classify(&o, 2500, &e);
+	reason_classify(&o, 2500, &e);
 	ok(strstr(e.detail, "not ready within 2.500 s") != NULL,
 	    "a timeout says how long: %s", e.detail);
 	ok(e.hint != NULL && strstr(e.hint, "--probe-timeout") != NULL,

@@ -1,0 +1,116 @@
+/*
+ * reason.c - why a sandbox was not made: bwrap's words, or how it ended,
+ * turned into the refusal's detail, and a hint found for them.
+ *
+ * Pure: the outcome ready.c collected in, an error value out; tested with
+ * strings (tests/unit/reason_test.c).  What fails here is reported as
+ * sandbox-probe-failed, the status's name for it (sbox-exec(1), STATUS).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "ready.h"
+#include "util.h"
+
+#define HINT_ENOSPC                                                            \
+	"user namespaces are disabled or used up here (user.max_user_namespaces is 0 or reached); raise it, e.g. sysctl -w user.max_user_namespaces=15000"
+
+/* The hint for bwrap's words TEXT, or NULL. */
+static const char *
+hint_for(const char *text)
+{
+	const struct {
+		const char *needle;
+		const char *hint;
+	} hints[] = {
+		/* Resource limits first: bwrap words them as a failure to
+		 * fork or to create something, which the entries below would
+		 * take for a path or a namespace problem. */
+		{ "Resource temporarily unavailable", sbox_errno_hint(EAGAIN) },
+		{ "Too many open files", sbox_errno_hint(EMFILE) },
+		{ "No file descriptors available", sbox_errno_hint(EMFILE) },
+		{ "Cannot allocate memory", sbox_errno_hint(ENOMEM) },
+		{ "Out of memory", sbox_errno_hint(ENOMEM) },
+		{ "setting up uid map: Permission denied",
+		    "unprivileged user namespaces are restricted, most likely by AppArmor (Ubuntu 23.10 and later: kernel.apparmor_restrict_unprivileged_userns=1); install an AppArmor profile that allows bwrap to create user namespaces, or set that sysctl to 0" },
+		{ "No space left on device", HINT_ENOSPC },
+		{ "ENOSPC", HINT_ENOSPC },
+		{ "RTM_NEWADDR",
+		    "the loopback interface of the new network namespace could not be configured, usually because an outer container or seccomp policy forbids it; run where network namespaces are allowed, or use --net" },
+		{ "Operation not permitted",
+		    "unprivileged user namespaces are not allowed here (on Debian kernels: sysctl -w kernel.unprivileged_userns_clone=1; in a container: allow unshare/clone of user namespaces)" },
+		/* "to creating new" up to 0.8, "to create a new" after. */
+		{ "No permissions to creat",
+		    "unprivileged user namespaces are not allowed here (on Debian kernels: sysctl -w kernel.unprivileged_userns_clone=1)" },
+		{ "Can't ",
+		    "a path the policy names could not be set up inside the sandbox; check that it exists and is reachable" },
+	};
+
+	for (size_t i = 0; i < N_ELEMENTS(hints); i++)
+		if (strstr(text, hints[i].needle) != NULL)
+			return hints[i].hint;
+	return NULL;
+}
+
+/* S's lines joined with "; " into B, blank ones and trailing space
+ * dropped. */
+static void
+join_lines(struct buf *b, const char *s)
+{
+	while (*s != '\0') {
+		const char *end = strchrnul(s, '\n');
+		size_t len = (size_t)(end - s);
+
+		while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\r'))
+			len--;
+		if (len > 0) {
+			if (b->len > 0)
+				buf_adds(b, "; ");
+			buf_add(b, s, len);
+		}
+		s = *end ? end + 1 : end;
+	}
+}
+
+/* Turn bwrap's words into a detail, and a hint where one is known. */
+void
+reason_classify(const struct ready_outcome *o, long timeout_ms,
+    struct sbox_error *err)
+{
+	cleanup_buf struct buf text = { 0 };
+	const char *hint;
+
+	join_lines(&text, o->bwrap_stderr ? o->bwrap_stderr : "");
+
+	if (o->timed_out)
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "the sandbox was not ready within %ld.%03ld s%s%s",
+		    timeout_ms / 1000, timeout_ms % 1000, text.len ? ": " : "",
+		    text.len ? text.s : "");
+	else if (text.len > 0)
+		sbox_error_set(err, SBOX_PROBE_FAILED, "%s", text.s);
+	else if (o->reaped && WIFSIGNALED(o->wait_status))
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "bwrap was killed by signal %d (%s) before the sandbox was ready",
+		    WTERMSIG(o->wait_status),
+		    strsignal(WTERMSIG(o->wait_status)));
+	else if (o->reaped && WIFEXITED(o->wait_status))
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "bwrap exited with status %d before the sandbox was ready",
+		    WEXITSTATUS(o->wait_status));
+	else
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "bwrap ended before the sandbox was ready");
+
+	if (o->timed_out) {
+		sbox_error_hint(err,
+		    "the machine may be overloaded; allow more time with --probe-timeout");
+		return;
+	}
+	hint = text.len > 0 ? hint_for(text.s) : NULL;
+	if (hint != NULL)
+		sbox_error_hint(err, "%s", hint);
+}
