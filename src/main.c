@@ -247,12 +247,12 @@ locate(struct reporter *rep, struct located *bw)
 	rep->bw = bw;
 	if (inv->mode == MODE_CHECK && !inv->json &&
 	    inv->verbosity >= VERBOSITY_NORMAL)
-		fprintf(stderr, "sbox-exec: bwrap: %s (%s)\n", bw->path,
+		util_say("bwrap: %s (%s)", bw->path,
 		    locate_source_words(bw->source));
 	if (inv->mode == MODE_CHECK && bw->caller_writable != NULL &&
 	    inv->verbosity >= 0)
-		fprintf(stderr,
-		    "sbox-exec: note: %s can be replaced by this user (%s is theirs to write); whatever runs as this user could put another program in its place\n",
+		util_say(
+		    "note: %s can be replaced by this user (%s is theirs to write); whatever runs as this user could put another program in its place",
 		    bw->path, bw->caller_writable);
 }
 
@@ -311,7 +311,7 @@ main(int argc, char **argv)
 	/* What the user should know of the policy, refused or not. */
 	if (inv.verbosity > 0 || (inv.mode == MODE_CHECK && inv.verbosity >= 0))
 		for (size_t i = 0; i < inv.notices.n; i++)
-			fprintf(stderr, "sbox-exec: %s\n", inv.notices.v[i]);
+			util_say("%s", inv.notices.v[i]);
 	open_sockets(&rep, &inv);
 	if (inv.err.detail != NULL)
 		refuse(&rep, &inv.err);

@@ -69,6 +69,13 @@ stage2_args_encode(const struct stage2_args *a, struct strv *out)
 			strv_add(out, *c);
 }
 
+/* A number as the encoder writes one: digits, no leading zero. */
+static bool
+canonical(const char *s)
+{
+	return s[0] >= '1' && s[0] <= '9' ? true : strcmp(s, "0") == 0;
+}
+
 static int
 decode_userns(const char *s, unsigned long *userns, struct sbox_error *err)
 {
@@ -77,8 +84,7 @@ decode_userns(const char *s, unsigned long *userns, struct sbox_error *err)
 
 	errno = 0;
 	v = s[0] >= '0' && s[0] <= '9' ? strtoull(s, &end, 10) : 0;
-	if (s[0] < '0' || s[0] > '9' || errno != 0 || *end != '\0' ||
-	    v > ULONG_MAX) {
+	if (!canonical(s) || errno != 0 || *end != '\0' || v > ULONG_MAX) {
 		sbox_error_set(err, SBOX_PROBE_FAILED,
 		    "'%s' is not a user namespace", s);
 		return -1;
@@ -91,7 +97,7 @@ decode_userns(const char *s, unsigned long *userns, struct sbox_error *err)
 static int
 decode_own_fd(const char *s, int *fd, struct sbox_error *err)
 {
-	if (util_parse_fd(s, fd) < 0 || *fd <= 2) {
+	if (!canonical(s) || util_parse_fd(s, fd) < 0 || *fd <= 2) {
 		sbox_error_set(err, SBOX_PROBE_FAILED,
 		    "'%s' is not a descriptor above 2", s);
 		return -1;
@@ -127,7 +133,7 @@ decode_keep(const char *s, struct stage2_args *a, struct sbox_error *err)
 		}
 		memcpy(word, s, len);
 		word[len] = '\0';
-		if (util_parse_fd(word, &fd) < 0) {
+		if (!canonical(word) || util_parse_fd(word, &fd) < 0) {
 			sbox_error_set(err, SBOX_PROBE_FAILED,
 			    "'%s' is not a descriptor", word);
 			return -1;

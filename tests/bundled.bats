@@ -244,3 +244,16 @@ make_var() {
 	[ ! -e "$libexec/bwrap" ] && [ ! -e "$share/bundled/SOURCE" ] ||
 		{ echo "make uninstall left the bundled files" >&2; return 1; }
 }
+
+@test "--check names the bwrap in use in words, its path's control characters escaped" {
+	local esc bw
+	esc=$(printf '\033')
+	bw="$D/bw${esc}[31m"
+	cp "$REAL_BWRAP" "$bw"
+	# The name really holds the escape byte.
+	[ -x "$bw" ] && [ "$(printf %s "${bw##*/}" | od -An -c | tr -d ' ')" = 'bw033[31m' ]
+	run --separate-stderr "$SBOX_EXEC" --check --bwrap="$bw"
+	assert_status 0
+	assert_contains "$stderr" "sbox-exec: bwrap: $D/bw\\x1b[31m (named with --bwrap)"
+	refute_contains "$stderr" "$esc"
+}

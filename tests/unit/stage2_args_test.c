@@ -161,6 +161,13 @@ test_malformed(void)
 	    "+8", "-", "run", "--", "true", NULL);
 	refused("a stderr with trailing junk", "not a descriptor above 2", F,
 	    "1", "7", "8x", "-", "run", "--", "true", NULL);
+	refused("a namespace with a leading zero", "not a user namespace", F,
+	    "01", "7", "8", "-", "run", "--", "true", NULL);
+	refused("a control socket with a leading zero",
+	    "not a descriptor above 2", F, "1", "07", "8", "-", "run", "--",
+	    "true", NULL);
+	refused("a kept descriptor with a leading zero", "not a descriptor", F,
+	    "1", "7", "8", "3,05", "run", "--", "true", NULL);
 	refused("control socket and stderr the same", "named twice", F, "1",
 	    "7", "7", "-", "run", "--", "true", NULL);
 	refused("an empty keep list", "not a list", F, "1", "7", "8", "", "run",
