@@ -518,6 +518,7 @@ start_bwrap(struct launch *l, const struct launch_spec *spec,
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	struct sched_param sp = { 0 };
+	pid_t pid;
 
 	/*
 	 * A caller's SIGCHLD=SIG_IGN would reap bwrap before we could, and
@@ -532,11 +533,12 @@ start_bwrap(struct launch *l, const struct launch_spec *spec,
 	 * vfork: the child only rearranges descriptors and execs, and the
 	 * launcher's memory need not be copied for that.
 	 */
-	l->bwrap_pid = vfork();
-	if (l->bwrap_pid < 0)
+	pid = vfork();
+	if (pid == 0)
+		exec_bwrap(l, spec); /* does not return */
+	if (pid < 0)
 		return failed(err, "cannot start bwrap");
-	if (l->bwrap_pid == 0)
-		exec_bwrap(l, spec);
+	l->bwrap_pid = pid;
 	/* The sandbox's end of its terminal is the sandbox's alone: we read
 	 * the master until it is closed there. */
 	fd_close(&l->t.slave);

@@ -23,10 +23,10 @@ policyfile_init(struct policyfile *pf, char *text, policyfile_lookup_fn *lookup,
 void
 policyfile_item_clear(struct policyfile_item *it)
 {
-	free(it->value);
-	free(it->value2);
-	free(it->error);
-	*it = (struct policyfile_item){ .id = OPT_NONE };
+	free(steal_pointer(&it->value));
+	free(steal_pointer(&it->value2));
+	free(steal_pointer(&it->error));
+	it->id = OPT_NONE;
 }
 
 static bool

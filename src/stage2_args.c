@@ -79,12 +79,13 @@ canonical(const char *s)
 static int
 decode_userns(const char *s, unsigned long *userns, struct sbox_error *err)
 {
-	unsigned long long v;
-	char *end;
+	unsigned long long v = 0;
+	char *end = NULL;
 
 	errno = 0;
-	v = s[0] >= '0' && s[0] <= '9' ? strtoull(s, &end, 10) : 0;
-	if (!canonical(s) || errno != 0 || *end != '\0' || v > ULONG_MAX) {
+	if (canonical(s))
+		v = strtoull(s, &end, 10);
+	if (end == NULL || errno != 0 || *end != '\0' || v > ULONG_MAX) {
 		sbox_error_set(err, SBOX_PROBE_FAILED,
 		    "'%s' is not a user namespace", s);
 		return -1;
