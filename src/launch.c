@@ -40,6 +40,7 @@
 #include "pty.h"
 #include "ready.h"
 #include "seccomp.h"
+#include "sysctl.h"
 #include "util.h"
 #include "verify.h"
 
@@ -931,21 +932,45 @@ proxy(struct relay *r)
 }
 
 /*
+ * Why bwrap gave up, from its words in OUT and what the host adds to them
+ * (an AppArmor restriction the bwrap in use is not exempt from).
+ */
+static void
+classify(const struct launch_spec *spec, const struct ready_outcome *out,
+    struct sbox_error *err)
+{
+	char link[64];
+	cleanup_free char *bwrap = NULL;
+	struct reason_host host = { 0 };
+	long restrict_userns = 0;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", spec->located->fd);
+	bwrap = realpath(link, NULL);
+	host.bwrap = bwrap;
+	host.apparmor_restricts_userns =
+	    sysctl_read_long("kernel/apparmor_restrict_unprivileged_userns",
+		&restrict_userns) == 0 &&
+	    restrict_userns == 1;
+	reason_classify(out, spec->inv->probe_timeout_ms, &host, err);
+}
+
+/*
  * Wait for stage two to report in, then check from outside that what
  * answered is the sandbox asked for.  -1 with ERR set (and bwrap ended)
  * when it is not.
  */
 static int
-await_sandbox(struct launch *l, const struct invocation *inv,
+await_sandbox(struct launch *l, const struct launch_spec *spec,
     struct ready_outcome *out, struct sbox_error *err)
 {
+	const struct invocation *inv = spec->inv;
 	/* Everything inside carries the launcher's filters and bwrap's. */
 	int filters = verify_seccomp_filters() + 1;
 
 	if (ready_wait(l->ctrl, l->err_read, l->bwrap_pid,
 		inv->probe_timeout_ms, out) < 0) {
 		ready_collect_failure(l->err_read, l->bwrap_pid, out);
-		reason_classify(out, inv->probe_timeout_ms, err);
+		classify(spec, out, err);
 		ready_outcome_free(out);
 		return -1;
 	}
@@ -973,7 +998,7 @@ finish_check(struct launch *l, const struct launch_spec *spec,
 	good = out->reaped && WIFEXITED(out->wait_status) &&
 	    WEXITSTATUS(out->wait_status) == 0;
 	if (!good)
-		reason_classify(out, spec->inv->probe_timeout_ms, err);
+		classify(spec, out, err);
 	else
 		spec->ready(spec->ready_ctx, getpid());
 	ready_outcome_free(out);
@@ -1033,7 +1058,7 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 		print_argv(stderr, l.cmd.argv.v);
 	}
 	if (start_bwrap(&l, spec, err) < 0 ||
-	    await_sandbox(&l, spec->inv, &out, err) < 0)
+	    await_sandbox(&l, spec, &out, err) < 0)
 		return -1;
 	if (spec->inv->mode == MODE_CHECK) {
 		*exit_code = 0;

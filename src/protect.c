@@ -25,6 +25,13 @@
 #include "scan.h"
 #include "util.h"
 
+#ifndef PKGLIBEXECDIR
+#define PKGLIBEXECDIR "/usr/local/libexec/sbox-exec"
+#endif
+#ifndef PKGDATADIR
+#define PKGDATADIR "/usr/local/share/sbox-exec"
+#endif
+
 /*
  * Sockets under /run through which a program can reach a service that
  * acts for it outside the sandbox: a read-only mount of a socket is still
@@ -568,6 +575,58 @@ plan_listed(struct plan *pl, const struct policy *p,
 	}
 }
 
+/* Every directory above PATH pinned: none can be renamed away. */
+static void
+plan_pin_above(struct plan *pl, const char *path)
+{
+	cleanup_free char *dir = xstrdup(path);
+	char *slash;
+
+	while ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+		*slash = '\0';
+		plan_add(pl, WANT_PIN, xstrdup(dir));
+	}
+}
+
+/*
+ * sbox-exec's own files: its executable, the bundled bwrap, the shipped
+ * profiles and credential list, where installed and where a relocated
+ * install (or a build tree) keeps them.  A command that could change one
+ * would choose what the next sandbox is, or run outside it (sbox-exec(1),
+ * HOST PROTECTION): each is read-only in a writable grant, and the
+ * directories above it are pinned, so that it cannot be renamed away
+ * and replaced.  Not where a mask already keeps it out of sight.
+ */
+static void
+plan_own_files(struct plan *pl)
+{
+	cleanup_free char *dir = util_exe_dir();
+	char *places[8];
+	size_t n = 0;
+
+	places[n++] = xstrdup("/proc/self/exe");
+	places[n++] = xstrdup(PKGLIBEXECDIR "/bwrap");
+	places[n++] = xstrdup(PKGDATADIR "/profiles");
+	places[n++] = xstrdup(PKGDATADIR "/credentials");
+	if (dir != NULL) {
+		places[n++] = xasprintf("%s/../libexec/sbox-exec/bwrap", dir);
+		places[n++] = xasprintf("%s/../share/sbox-exec", dir);
+		places[n++] = xasprintf("%s/../profiles", dir);
+		places[n++] = xasprintf("%s/../data/credentials", dir);
+	}
+	for (size_t i = 0; i < n; i++) {
+		char *real = existing_realpath(places[i]);
+
+		free(places[i]);
+		if (real == NULL || plan_hides(pl, real)) {
+			free(real);
+			continue;
+		}
+		plan_pin_above(pl, real);
+		plan_add(pl, WANT_READONLY, real);
+	}
+}
+
 /* Everything we would like to protect, before looking at the policy. */
 static void
 plan_defaults(struct plan *pl, const struct policy *p,
@@ -589,6 +648,7 @@ plan_defaults(struct plan *pl, const struct policy *p,
 		plan_run_dir(pl, "/var/run");
 
 	plan_listed(pl, p, env);
+	plan_own_files(pl);
 
 	/* The status socket: the command must not be able to forge one. */
 	for (size_t i = 0; i < env->nstatus_sockets; i++)

@@ -27,7 +27,15 @@ int ready_wait(int, int, pid_t, long, struct ready_outcome *);
 void ready_collect_failure(int, pid_t, struct ready_outcome *);
 void ready_outcome_free(struct ready_outcome *);
 
+/* What the host adds to bwrap's words: read by launch.c, for reason.c. */
+struct reason_host {
+	bool apparmor_restricts_userns; /* kernel.apparmor_restrict_
+					   unprivileged_userns is 1 */
+	const char *bwrap; /* the real path of the bwrap in use, or NULL */
+};
+
 /* reason.c */
-void reason_classify(const struct ready_outcome *, long, struct sbox_error *);
+void reason_classify(const struct ready_outcome *, long,
+    const struct reason_host *, struct sbox_error *);
 
 #endif

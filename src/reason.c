@@ -5,6 +5,8 @@
  * Pure: the outcome ready.c collected in, an error value out; tested with
  * strings (tests/unit/reason_test.c).  What fails here is reported as
  * sandbox-probe-failed, the status's name for it (sbox-exec(1), STATUS).
+ * What the host says about it (an AppArmor setting, the bwrap in use) is
+ * read by launch.c and handed in.
  */
 #include "config.h"
 
@@ -75,16 +77,62 @@ join_lines(struct buf *b, const char *s)
 	}
 }
 
-/* Turn bwrap's words into a detail, and a hint where one is known. */
+/* The bwrap that Ubuntu's bwrap-userns-restrict profile lets create user
+ * namespaces. */
+#define APPARMOR_COVERED_BWRAP "/usr/bin/bwrap"
+
+/*
+ * Whether bwrap's words TEXT, on a host as HOST describes it, mean that
+ * AppArmor kept the bwrap in use from making its user namespace: the
+ * restriction is on (Ubuntu 23.10 and later), the bwrap is not the one
+ * the distribution's profile covers, and bwrap was refused at its user
+ * namespace.
+ */
+static bool
+apparmor_refused(const char *text, const struct reason_host *host)
+{
+	if (host == NULL || !host->apparmor_restricts_userns ||
+	    host->bwrap == NULL ||
+	    strcmp(host->bwrap, APPARMOR_COVERED_BWRAP) == 0)
+		return false;
+	if (strstr(text, "Permission denied") == NULL &&
+	    strstr(text, "Operation not permitted") == NULL)
+		return false;
+	return strstr(text, "uid map") != NULL ||
+	    strstr(text, "gid map") != NULL ||
+	    strstr(text, "setgroups") != NULL ||
+	    strstr(text, "namespace") != NULL;
+}
+
+/* The refusal for a bwrap AppArmor kept from user namespaces: the cause
+ * after bwrap's words TEXT, the remedies in the hint. */
+static void
+apparmor_error(const char *text, const struct reason_host *host,
+    struct sbox_error *err)
+{
+	sbox_error_set(err, SBOX_PROBE_FAILED,
+	    "%s; AppArmor restricts unprivileged user namespaces here (kernel.apparmor_restrict_unprivileged_userns=1), and the bwrap in use, %s, is not /usr/bin/bwrap, the one the distribution's bwrap-userns-restrict profile allows to create them",
+	    text, host->bwrap);
+	sbox_error_hint(err,
+	    "install the distribution's bubblewrap (apt install bubblewrap) and sbox-exec will use it from PATH; or give this bwrap an AppArmor profile that allows user namespaces, as root: printf '%%s\\n' 'abi <abi/4.0>,' 'include <tunables/global>' 'profile sbox-exec-bwrap \"%s\" flags=(unconfined) {' '  userns,' '}' >/etc/apparmor.d/sbox-exec-bwrap && apparmor_parser -r /etc/apparmor.d/sbox-exec-bwrap",
+	    host->bwrap);
+}
+
+/* Turn bwrap's words into a detail, and a hint where one is known; HOST
+ * (or NULL) says what the host's settings add to them. */
 void
 reason_classify(const struct ready_outcome *o, long timeout_ms,
-    struct sbox_error *err)
+    const struct reason_host *host, struct sbox_error *err)
 {
 	cleanup_buf struct buf text = { 0 };
 	const char *hint;
 
 	join_lines(&text, o->bwrap_stderr ? o->bwrap_stderr : "");
 
+	if (!o->timed_out && text.len > 0 && apparmor_refused(text.s, host)) {
+		apparmor_error(text.s, host, err);
+		return;
+	}
 	if (o->timed_out)
 		sbox_error_set(err, SBOX_PROBE_FAILED,
 		    "the sandbox was not ready within %ld.%03ld s%s%s",

@@ -144,3 +144,101 @@ assert_untrusted() {
 	requires unshare
 	each_user body
 }
+
+# home_install DIR: sbox-exec installed as the pass's user in DIR/home,
+# as an editor installs it in a home directory: bin/sbox-exec, the
+# bundled bwrap in libexec/sbox-exec, the profiles and the credential
+# list in share/sbox-exec (a relocated install: FINDING BWRAP).  DIR is
+# root's and 0755, so that the bundled copy lies in a trusted place
+# (writable by root and by the owner of sbox-exec only).  Prints the
+# prefix.
+home_install() {
+	local p=$1/home/.local bw
+	bw=${SBOX_BUNDLED_BWRAP:-}
+	[ -x "$bw" ] || bw=$(readlink -f "$(command -v bwrap)")
+	chmod 0755 "$1"
+	mkdir -m 0755 "$1/home"
+	install_sbox "$p" >/dev/null
+	install -D -m 0755 "$bw" "$p/libexec/sbox-exec/bwrap"
+	[ -z "${AS:-}" ] || chown -R 65534:65534 "$1/home"
+	echo "$p"
+}
+
+# The attempts on an install below $1: each replaces or changes one of
+# sbox-exec's files, or moves it (or a directory above it) away to put
+# another in its place.  Prints what succeeded.
+TAMPER='p=$1
+PATH=/usr/bin:/bin
+cp /bin/true "$p/bin/sbox-exec" 2>/dev/null && echo overwrote-sbox-exec
+mv "$p/bin" "$p/bin.old" 2>/dev/null && echo moved-bin
+printf x >>"$p/libexec/sbox-exec/bwrap" 2>/dev/null && echo wrote-bwrap
+mv "$p/libexec/sbox-exec/bwrap" "$p/libexec/sbox-exec/bwrap.old" 2>/dev/null && echo moved-bwrap
+mv "$p/libexec" "$p/libexec.old" 2>/dev/null && echo moved-libexec
+echo "--rw /" >>"$p/share/sbox-exec/profiles/agent.policy" 2>/dev/null && echo wrote-profile
+echo "--rw /" >"$p/share/sbox-exec/profiles/mine.policy" 2>/dev/null && echo added-profile
+echo "# none" >"$p/share/sbox-exec/credentials" 2>/dev/null && echo wrote-credentials
+mv "$p/share" "$p/share.old" 2>/dev/null && echo moved-share
+:'
+
+@test "sbox-exec, its bundled bwrap and its profiles, installed in a home granted --rw: read-only and pinned in the sandbox, as root and as nobody" {
+	body() {
+		local d p q before
+		d=$(mktemp -d /var/tmp/sbox-home.XXXXXX)
+		chmod 0755 "$d"
+		on_teardown rm -rf -- "$d"
+		mkdir -m 0755 "$d/empty"
+		# Control: unsandboxed, this user can change every one of them.
+		mkdir -m 0755 "$d/control"
+		q=$(home_install "$d/control")
+		run usr sh -c "$TAMPER" sh "$q"
+		assert_status 0
+		assert_eq "$(printf '%s\n' "$output" | sort | paste -sd' ')" \
+			"added-profile moved-bin moved-bwrap moved-libexec moved-share overwrote-sbox-exec wrote-bwrap wrote-credentials wrote-profile"
+		mkdir -m 0755 "$d/sandboxed"
+		p=$(home_install "$d/sandboxed")
+		before=$(tree_state "$d/sandboxed")
+		run --separate-stderr usr env PATH="$d/empty" "$p/bin/sbox-exec" \
+			--status-fd=3 --rw "$d/sandboxed/home" -- \
+			/bin/sh -c "$TAMPER; echo ran" sh "$p" 3>"$d/status"
+		assert_status 0
+		assert_eq "$output" ran
+		assert_eq "$(jq -r .bwrap_source "$d/status")" bundled
+		assert_eq "$(tree_state "$d/sandboxed")" "$before"
+		# The grant itself stays writable.
+		run usr env PATH="$d/empty" "$p/bin/sbox-exec" \
+			--rw "$d/sandboxed/home" -- /bin/sh -c \
+			'echo made >"$1/file"' sh "$d/sandboxed/home"
+		assert_status 0
+		assert_file "$d/sandboxed/home/file" made
+	}
+	each_user body
+}
+
+@test "--check says when the bundled bwrap can be replaced by the caller (a home install), and not otherwise" {
+	local d p
+	requires root setpriv
+	d=$(mktemp -d /var/tmp/sbox-home.XXXXXX)
+	chmod 0755 "$d"
+	on_teardown rm -rf -- "$d"
+	mkdir -m 0755 "$d/empty"
+	SBOX=$(unpriv_sbox) AS=as_user
+	p=$(home_install "$d")
+	run --separate-stderr usr env PATH="$d/empty" "$p/bin/sbox-exec" --check
+	assert_status 0
+	assert_contains "$stderr" "(the copy installed with sbox-exec; none on PATH)"
+	assert_contains "$stderr" "note: $p/bin/../libexec/sbox-exec/bwrap can be replaced by this user ($d/home is theirs to write)"
+	# -q: nothing said.
+	run --separate-stderr usr env PATH="$d/empty" "$p/bin/sbox-exec" --check -q
+	assert_status 0
+	assert_eq "$stderr" ""
+	# Root's install, run as root: nobody else can replace it.
+	rm -rf -- "$d"
+	mkdir -p "$d"
+	SBOX=$SBOX_EXEC AS=
+	mkdir -m 0755 "$d/empty"
+	p=$(home_install "$d")
+	run --separate-stderr env PATH="$d/empty" "$p/bin/sbox-exec" --check
+	assert_status 0
+	assert_contains "$stderr" "(the copy installed with sbox-exec; none on PATH)"
+	refute_contains "$stderr" "can be replaced"
+}

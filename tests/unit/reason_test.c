@@ -22,7 +22,7 @@ hint_for(const char *stderr_text, const char *want, const char *name)
 		.wait_status = 1 << 8 };
 	struct sbox_error e = { 0 };
 
-	reason_classify(&o, 10000, &e);
+	reason_classify(&o, 10000, NULL, &e);
 	if (want == NULL)
 		ok(e.hint == NULL, "%s: no hint (got %s)", name,
 		    e.hint ? e.hint : "none");
@@ -81,7 +81,7 @@ test_ends(void)
 		.wait_status = SIGKILL };
 	struct sbox_error e = { 0 };
 
-	reason_classify(&o, 10000, &e);
+	reason_classify(&o, 10000, NULL, &e);
 	ok(strstr(e.detail, "killed by signal 9") != NULL &&
 		strstr(e.detail, "before the sandbox was ready") != NULL,
 	    "a killed bwrap is said to be killed: %s", e.detail);
@@ -90,7 +90,7 @@ test_ends(void)
 
 	o.reaped = false;
 	o.timed_out = true;
-	reason_classify(&o, 2500, &e);
+	reason_classify(&o, 2500, NULL, &e);
 	ok(strstr(e.detail, "not ready within 2.500 s") != NULL,
 	    "a timeout says how long: %s", e.detail);
 	ok(e.hint != NULL && strstr(e.hint, "--probe-timeout") != NULL,
@@ -106,10 +106,70 @@ test_ends(void)
 	ok(sbox_errno_hint(ENOENT) == NULL, "ENOENT: no hint");
 }
 
+/* Classify bwrap's STDERR on a host as HOST says; the detail and the hint
+ * must hold DETAIL and HINT (NULL: not about AppArmor at all). */
+static void
+apparmor_case(const char *stderr_text, const struct reason_host *host,
+    const char *detail, const char *hint, const char *name)
+{
+	struct ready_outcome o = { .bwrap_stderr = (char *)stderr_text,
+		.reaped = true,
+		.wait_status = 1 << 8 };
+	struct sbox_error e = { 0 };
+
+	reason_classify(&o, 10000, host, &e);
+	if (detail == NULL)
+		ok(strstr(e.detail, "bwrap-userns-restrict") == NULL,
+		    "%s: not blamed on AppArmor's profile (%s)", name,
+		    e.detail);
+	else
+		ok(strstr(e.detail, detail) != NULL && e.hint != NULL &&
+			strstr(e.hint, hint) != NULL,
+		    "%s: detail has '%s' (%s), hint has '%s' (%s)", name,
+		    detail, e.detail, hint, e.hint ? e.hint : "none");
+	sbox_error_clear(&e);
+}
+
+/* Ubuntu 23.10 and later: only /usr/bin/bwrap may create user
+ * namespaces; a bundled copy is told why not and what to do. */
+static void
+test_apparmor(void)
+{
+	static const char
+	    uidmap[] = "bwrap: setting up uid map: Permission denied\n";
+	const struct reason_host bundled = { true,
+		"/opt/sbox/libexec/sbox-exec/bwrap" };
+	const struct reason_host distro = { true, "/usr/bin/bwrap" };
+	const struct reason_host off = { false,
+		"/opt/sbox/libexec/sbox-exec/bwrap" };
+
+	apparmor_case(uidmap, &bundled,
+	    "bwrap: setting up uid map: Permission denied; AppArmor restricts unprivileged user namespaces here (kernel.apparmor_restrict_unprivileged_userns=1)",
+	    "apt install bubblewrap", "the bundled bwrap: cause and remedy");
+	apparmor_case(uidmap, &bundled,
+	    "/opt/sbox/libexec/sbox-exec/bwrap, is not /usr/bin/bwrap",
+	    "'abi <abi/4.0>,' 'include <tunables/global>' 'profile sbox-exec-bwrap \"/opt/sbox/libexec/sbox-exec/bwrap\" flags=(unconfined) {' '  userns,' '}' >/etc/apparmor.d/sbox-exec-bwrap && apparmor_parser -r /etc/apparmor.d/sbox-exec-bwrap",
+	    "the bundled bwrap: the profile lines for its path");
+	apparmor_case("bwrap: Creating new namespace failed: Permission "
+		      "denied\n",
+	    &bundled, "kernel.apparmor_restrict_unprivileged_userns=1",
+	    "userns,", "refused at the namespace itself");
+	apparmor_case(uidmap, &distro, NULL, NULL,
+	    "/usr/bin/bwrap is covered: the general hint");
+	hint_for(uidmap, "AppArmor", "the general hint stays");
+	apparmor_case(uidmap, &off, NULL, NULL, "the restriction is off");
+	apparmor_case("bwrap: Can't find source path /x: Permission denied\n",
+	    &bundled, NULL, NULL, "a path, not a namespace");
+	apparmor_case("bwrap: Creating new namespace failed: No space left "
+		      "on device\n",
+	    &bundled, NULL, NULL, "namespaces used up, not refused");
+}
+
 int
 main(void)
 {
 	test_hints();
+	test_apparmor();
 	test_ends();
 	return tap_done();
 }
