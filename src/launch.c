@@ -609,18 +609,10 @@ static int
 proc_stat(pid_t pid, char *state, pid_t *ppid)
 {
 	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (util_read_small(path, buf, sizeof(buf)) < 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	/* "pid (comm) state ppid ...": comm may hold anything but ')'. */
 	p = strrchr(buf, ')');
 	if (p == NULL || p[1] == '\0' || p[2] == '\0' || p[3] == '\0')

@@ -69,31 +69,17 @@ root_uid(void)
 	static uid_t root = NOBODY;
 	char buf[4096];
 	unsigned long overflow = 65534;
-	ssize_t n;
-	int fd;
 
 	if (root != NOBODY)
 		return root;
 	root = 0;
-	fd = open("/proc/self/uid_map", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (util_read_small("/proc/self/uid_map", buf, sizeof(buf)) < 0)
 		return root;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return root;
-	buf[n] = '\0';
 	if (procfs_uid_map_root(buf, &root))
 		return root;
-	fd = open("/proc/sys/kernel/overflowuid", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n > 0) {
-			buf[n] = '\0';
-			overflow = strtoul(buf, NULL, 10);
-		}
-	}
+	if (util_read_small("/proc/sys/kernel/overflowuid", buf, sizeof(buf)) >
+	    0)
+		overflow = strtoul(buf, NULL, 10);
 	return root = (uid_t)overflow;
 }
 

@@ -11,10 +11,8 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "sysctl.h"
 #include "util.h"
@@ -30,20 +28,12 @@ sysctl_read_long(const char *name, long *value)
 	const char *root = getenv("SBOX_TEST_SYSROOT");
 	cleanup_free char *path = NULL;
 	char buf[64], *end;
-	ssize_t n;
-	int fd;
 
 	if (root == NULL || root[0] != '/')
 		root = "";
 	path = xasprintf("%s/proc/sys/%s", root, name);
-	fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
+	if (util_read_small(path, buf, sizeof(buf)) < 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	errno = 0;
 	*value = strtol(buf, &end, 10);
 	if (end == buf || errno != 0 || (*end != '\0' && *end != '\n'))

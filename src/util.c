@@ -8,6 +8,7 @@
 
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -498,4 +499,31 @@ util_exe_dir(void)
 	}
 	*slash = '\0';
 	return exe;
+}
+
+/*
+ * A small file of the kernel's (/proc, /proc/sys) read whole into BUF of
+ * SIZE bytes, NUL-terminated; a longer one is cut at SIZE - 1.  Returns
+ * the length, or -1 when it cannot be read or is empty.
+ */
+ssize_t
+util_read_small(const char *path, char *buf, size_t size)
+{
+	cleanup_fd int fd = -1;
+	size_t got = 0;
+
+	fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while (got < size - 1) {
+		ssize_t r = read(fd, buf + got, size - 1 - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	buf[got] = '\0';
+	return got > 0 ? (ssize_t)got : -1;
 }

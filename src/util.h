@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define cleanup_free __attribute__((cleanup(util_freep)))
 #define cleanup_fd __attribute__((cleanup(util_closep)))
@@ -82,6 +83,7 @@ void util_utf8_sanitize(struct buf *, const char *, size_t);
 void util_terminal_safe(struct buf *, const char *, size_t);
 void util_say(const char *, ...) SBOX_PRINTF(1, 2);
 char *util_exe_dir(void);
+ssize_t util_read_small(const char *, char *, size_t);
 long util_now_ms(void);
 
 #endif

@@ -38,31 +38,14 @@ static int
 read_status(pid_t pid, struct proc_status *ps)
 {
 	char path[64], buf[16384];
-	ssize_t n;
-	int fd;
 
 	if (pid == 0)
 		snprintf(path, sizeof(path), "/proc/self/status");
 	else
 		snprintf(path, sizeof(path), "/proc/%ld/status", (long)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
 	/* Whole: with many groups the lines wanted come late. */
-	for (size_t got = 0;;) {
-		ssize_t r = read(fd, buf + got, sizeof(buf) - 1 - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0 || (got += (size_t)r) == sizeof(buf) - 1) {
-			n = got > 0 ? (ssize_t)got : r;
-			break;
-		}
-	}
-	close(fd);
-	if (n <= 0)
+	if (util_read_small(path, buf, sizeof(buf)) < 0)
 		return -1;
-	buf[n] = '\0';
 	return procfs_status(buf, ps);
 }
 
