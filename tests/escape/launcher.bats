@@ -160,6 +160,9 @@ home_install() {
 	mkdir -m 0755 "$1/home"
 	install_sbox "$p" >/dev/null
 	install -D -m 0755 "$bw" "$p/libexec/sbox-exec/bwrap"
+	# Its owner's to change, as an install in a home is, even when the
+	# copies came from a read-only source tree (make distcheck).
+	chmod -R u+w "$1/home"
 	[ -z "${AS:-}" ] || chown -R 65534:65534 "$1/home"
 	echo "$p"
 }
