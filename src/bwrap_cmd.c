@@ -21,6 +21,7 @@
 
 #include "bwrap_cmd.h"
 #include "fd.h"
+#include "netproxy.h"
 
 /* How many descriptors the hidden files of P are read from. */
 size_t
@@ -98,6 +99,44 @@ add_mount(struct strv *sv, const struct mount *m, int target)
 		strv_addf(sv, "%d", target);
 		strv_add(sv, m->dest);
 		break;
+	}
+}
+
+/*
+ * --allow-host: where the proxy is, for every tool that asks its
+ * environment (sbox-exec(1), NETWORK BY NAME).  After the user's own
+ * operations, so that a --clearenv keeps them.
+ */
+static void
+add_proxy_env(struct strv *sv)
+{
+	static const char *const names[] = { "HTTP_PROXY", "HTTPS_PROXY",
+		"http_proxy", "https_proxy" };
+	cleanup_free char *url = xasprintf("http://127.0.0.1:%d",
+	    NETPROXY_PORT);
+	cleanup_free char *socks = xasprintf("socks5h://127.0.0.1:%d",
+	    NETPROXY_PORT);
+	cleanup_free char *java = xasprintf(
+	    "-Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=%d -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=%d -Dhttp.nonProxyHosts=localhost|127.0.0.1",
+	    NETPROXY_PORT, NETPROXY_PORT);
+	const char *const pairs[][2] = {
+		{ "ALL_PROXY", socks },
+		{ "all_proxy", socks },
+		{ "NO_PROXY", "localhost,127.0.0.1,::1" },
+		{ "no_proxy", "localhost,127.0.0.1,::1" },
+		{ "NODE_USE_ENV_PROXY", "1" },
+		{ "JAVA_TOOL_OPTIONS", java },
+	};
+
+	for (size_t i = 0; i < N_ELEMENTS(names); i++) {
+		strv_add(sv, "--setenv");
+		strv_add(sv, names[i]);
+		strv_add(sv, url);
+	}
+	for (size_t i = 0; i < N_ELEMENTS(pairs); i++) {
+		strv_add(sv, "--setenv");
+		strv_add(sv, pairs[i][0]);
+		strv_add(sv, pairs[i][1]);
 	}
 }
 
@@ -207,6 +246,8 @@ bwrap_cmd_build(struct bwrap_cmd *c, const struct policy *p,
 			strv_add(sv, p->mounts[i].dest);
 		}
 	add_env(sv, p);
+	if (netpolicy_active(&p->egress))
+		add_proxy_env(sv);
 	strv_add(sv, "--chdir");
 	strv_add(sv, p->chdir);
 	strv_add(sv, "--");

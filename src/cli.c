@@ -130,6 +130,8 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 	case OPT_ALLOW_SOCKET:
 	case OPT_NO_NET:
 	case OPT_NET:
+	case OPT_ALLOW_HOST:
+	case OPT_DENY_HOST:
 	case OPT_CHDIR:
 	case OPT_SETENV:
 	case OPT_UNSETENV:

@@ -34,6 +34,7 @@
 
 #include "bwrap_cmd.h"
 #include "fd.h"
+#include "netproxy.h"
 #include "stage2.h"
 #include "launch.h"
 #include "ready.h"
@@ -395,6 +396,8 @@ add_stage2(struct launch *l, const struct invocation *inv,
 	s2.mode = inv->mode == MODE_CHECK ? STAGE2_CHECK :
 	    p->tty			  ? STAGE2_RUN_TTY :
 					    STAGE2_RUN;
+	if (netpolicy_active(&p->egress))
+		s2.proxy_port = NETPROXY_PORT;
 	s2.writable = writable;
 	s2.command = inv->command;
 	bwrap_cmd_addf(&l->cmd, "/proc/self/fd/%d", exe);
@@ -907,7 +910,7 @@ static int
 proxy(struct relay *r)
 {
 	cleanup_fd int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	int keep[6];
+	int keep[7];
 	size_t nkeep = 0;
 
 	/* The command owns stdin and stdout now; we hold them no more. */
@@ -917,9 +920,13 @@ proxy(struct relay *r)
 	}
 	keep[nkeep++] = r->err_fd;
 	keep[nkeep++] = (int)fwd_pidfd;
+	keep[nkeep++] = netproxy_fd();
 	pty_keep_fds(r->t, keep, &nkeep);
 	fd_sort(keep, nkeep);
 	fd_close_except(keep, nkeep);
+	/* --allow-host: connections are accepted from now on. */
+	if (netproxy_fd() >= 0)
+		netproxy_serve();
 	return relay_loop(r);
 }
 
@@ -947,6 +954,26 @@ classify(const struct launch_spec *spec, const struct ready_outcome *out,
 }
 
 /*
+ * --allow-host: the proxy's listening socket came with stage two's
+ * report; serve it (from proxy(), once the launcher holds nothing else).
+ * A proxy that cannot start is a refusal, never an open network.
+ */
+static int
+start_proxy(const struct invocation *inv, struct ready_outcome *out,
+    struct sbox_error *err)
+{
+	if (!netpolicy_active(&inv->policy.egress) || inv->mode == MODE_CHECK)
+		return 0;
+	if (out->net_fd < 0) {
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "the network proxy's socket did not come from the sandbox");
+		return -1;
+	}
+	return netproxy_start(steal_fd(&out->net_fd), &inv->policy.egress,
+	    inv->verbosity > 0, err);
+}
+
+/*
  * Wait for stage two to report in, then check from outside that what
  * answered is the sandbox asked for.  -1 with ERR set (and bwrap ended)
  * when it is not.
@@ -967,7 +994,8 @@ await_sandbox(struct launch *l, const struct launch_spec *spec,
 		return -1;
 	}
 	if (verify_sandbox(l->bwrap_pid, out->cmd_pid, inv->policy.net, filters,
-		err) < 0) {
+		err) < 0 ||
+	    start_proxy(inv, out, err) < 0) {
 		kill(-l->bwrap_pid, SIGKILL);
 		kill(l->bwrap_pid, SIGKILL);
 		ready_collect_failure(l->err_read, l->bwrap_pid, out);

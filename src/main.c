@@ -160,6 +160,10 @@ on_ready(void *ctx, pid_t pid)
 		.bwrap = r->bwrap_path,
 		.bwrap_source = r->bwrap_source,
 		.pid = r->inv->mode == MODE_RUN ? pid : 0,
+		.net = r->inv->policy.net ?
+		    "host" :
+		    (netpolicy_active(&r->inv->policy.egress) ? "allow-list" :
+								"none"),
 		.abstract_unix = !r->inv->policy.net ||
 			abi >= LANDLOCK_SCOPE_ABI ?
 		    "blocked" :

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "netpolicy.h"
 #include "options.h"
 #include "util.h"
 
@@ -273,6 +274,16 @@ options_check_value(enum opt_id id, const char *value)
 		return options_env_name(value) ?
 		    NULL :
 		    xasprintf("--%s: '%s' is not a variable name", name, value);
+	case OPT_ALLOW_HOST:
+	case OPT_DENY_HOST: {
+		struct np_entry e;
+		const char *why = netpolicy_parse(value, id == OPT_DENY_HOST,
+		    &e);
+
+		return why == NULL ? NULL :
+				     xasprintf("--%s: '%s': %s", name, value,
+					 why);
+	}
 	case OPT_KEEP_FD:
 	case OPT_STATUS_FD:
 		return util_parse_fd(value, &fd) == 0 ?

@@ -63,6 +63,12 @@ enum opt_section {
 	    "\tonly loopback inside (default)")                                \
 	X(NET, "net", 0, no_argument, SCOPE_ANYWHERE, SECTION_NETWORK,         \
 	    "\tshare the host network")                                        \
+	X(ALLOW_HOST, "allow-host", 0, required_argument, SCOPE_ANYWHERE,      \
+	    SECTION_NETWORK,                                                   \
+	    "=PATTERN[:PORT]\treach this host through the launcher's proxy")    \
+	X(DENY_HOST, "deny-host", 0, required_argument, SCOPE_ANYWHERE,        \
+	    SECTION_NETWORK,                                                   \
+	    "=PATTERN[:PORT]\tan exception to --allow-host")                   \
 	X(CHDIR, "chdir", 'C', required_argument, SCOPE_ANYWHERE,              \
 	    SECTION_PROCESS,                                                   \
 	    "=DIR\tworking directory inside (default: the current one)")       \

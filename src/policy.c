@@ -42,6 +42,7 @@ policy_free(struct policy *p)
 	free(p->keep_fds);
 	free(p->cwd);
 	free(p->chdir);
+	netpolicy_free(&p->egress);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -260,6 +261,16 @@ policy_finish(struct policy *p, struct sbox_error *err)
 {
 	if (p->nmounts > 0)
 		qsort(p->mounts, p->nmounts, sizeof(*p->mounts), mount_cmp);
+	if (p->egress.n > 0 && p->net) {
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "--allow-host and --deny-host do not go with --net: the allow-list is the sandbox's only way out");
+		return -1;
+	}
+	if (p->egress.n > 0 && !netpolicy_active(&p->egress)) {
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "--deny-host without --allow-host: there is nothing to carve it out of");
+		return -1;
+	}
 	if (p->chdir == NULL)
 		p->chdir = xstrdup(p->cwd);
 	if (!policy_path_visible(p, p->chdir)) {

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "netpolicy.h"
 #include "sbox.h"
 
 enum fs_mode {
@@ -59,6 +60,7 @@ struct envop {
 struct policy {
 	enum fs_mode fs;
 	bool net;
+	struct netpolicy egress; /* --allow-host, --deny-host */
 	bool tty;    /* keep the controlling terminal */
 	char *cwd;   /* working directory of sbox-exec */
 	char *chdir; /* working directory inside, absolute */

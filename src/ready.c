@@ -47,12 +47,34 @@ drain_some(int fd, struct buf *b)
 	return 1;
 }
 
-/* One message from stage two: 'R' with its credentials attached. */
+/* The descriptors passed in C: the first to *FD (unless it holds one
+ * already), the rest closed. */
+static void
+take_rights(struct cmsghdr *c, int *fd)
+{
+	size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+
+	for (size_t i = 0; i < n; i++) {
+		int got;
+
+		memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+		if (*fd < 0)
+			*fd = got;
+		else
+			close(got);
+	}
+}
+
+/*
+ * One message from stage two: 'R' with its credentials attached, and
+ * with --allow-host the proxy's listening socket (to *NET_FD).
+ */
 static int
-read_ready(int ctrl, pid_t *pid)
+read_ready(int ctrl, pid_t *pid, int *net_fd)
 {
 	union {
-		char buf[CMSG_SPACE(sizeof(struct ucred))];
+		char buf[CMSG_SPACE(sizeof(struct ucred)) +
+		    CMSG_SPACE(4 * sizeof(int))];
 		struct cmsghdr align;
 	} u;
 	char byte = 0;
@@ -68,9 +90,13 @@ read_ready(int ctrl, pid_t *pid)
 	do
 		n = recvmsg(ctrl, &msg, MSG_CMSG_CLOEXEC);
 	while (n < 0 && errno == EINTR);
-	if (n != 1 || byte != 'R')
-		return -1;
 	*pid = 0;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c != NULL && n >= 0;
+	     c = CMSG_NXTHDR(&msg, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+			take_rights(c, net_fd);
+	if (n != 1 || byte != 'R' || (msg.msg_flags & MSG_CTRUNC))
+		return -1;
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c != NULL;
 	     c = CMSG_NXTHDR(&msg, c))
 		if (c->cmsg_level == SOL_SOCKET &&
@@ -153,6 +179,7 @@ ready_wait(int ctrl, int err, pid_t child, long timeout_ms,
 	};
 
 	memset(out, 0, sizeof(*out));
+	out->net_fd = -1;
 	for (;;) {
 		long left = deadline - util_now_ms();
 		int r;
@@ -172,7 +199,7 @@ ready_wait(int ctrl, int err, pid_t child, long timeout_ms,
 		if (pfd[1].revents != 0 && !drain_some(err, &b))
 			pfd[1].fd = -1;
 		if (pfd[0].revents != 0) {
-			if (read_ready(ctrl, &out->cmd_pid) == 0)
+			if (read_ready(ctrl, &out->cmd_pid, &out->net_fd) == 0)
 				out->ready = true;
 			else /* a broken report: nothing of it may go on */
 				kill_sandbox(child);
@@ -225,4 +252,7 @@ ready_outcome_free(struct ready_outcome *o)
 {
 	free(o->bwrap_stderr);
 	o->bwrap_stderr = NULL;
+	if (o->net_fd >= 0)
+		close(o->net_fd);
+	o->net_fd = -1;
 }

@@ -373,6 +373,16 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 	case OPT_NO_NET:
 		p->net = id == OPT_NET;
 		break;
+	case OPT_ALLOW_HOST:
+	case OPT_DENY_HOST: {
+		const char *why = netpolicy_add(&p->egress, value,
+		    id == OPT_DENY_HOST);
+
+		if (why != NULL)
+			fail(rs, o, "--%s: '%s': %s", options_name(id), value,
+			    why);
+		break;
+	}
 	case OPT_CHDIR:
 		set_chdir(rs, value, o);
 		break;

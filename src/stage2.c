@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -198,15 +200,63 @@ check_placed(const struct stage2_args *a, struct sbox_error *err)
 	return 0;
 }
 
-/* One byte each way on CTRL: 'R' for ready, then the launcher's 'G'. */
+/*
+ * --allow-host: the proxy's listening socket, on 127.0.0.1:PORT of the
+ * sandbox's own network namespace (bwrap brought its loopback up), for
+ * the launcher to serve from outside.  Made before Landlock, which may
+ * govern TCP binds.  -1 when it cannot be: nothing runs then.
+ */
 static int
-report_in(int ctrl)
+proxy_listen(int port)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons((uint16_t)port),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	int one = 1, fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -1;
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+	    bind(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0 ||
+	    listen(fd, 512) < 0) {
+		fd_close(&fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * One byte each way on CTRL: 'R' for ready (with the proxy's listening
+ * socket PROXY attached, where there is one), then the launcher's 'G'.
+ */
+static int
+report_in(int ctrl, int proxy)
 {
 	char byte = 'R';
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
 	ssize_t n;
 
+	if (proxy >= 0) {
+		struct cmsghdr *c;
+
+		memset(&u, 0, sizeof(u));
+		msg.msg_control = u.buf;
+		msg.msg_controllen = sizeof(u.buf);
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &proxy, sizeof(int));
+	}
 	do
-		n = send(ctrl, &byte, 1, MSG_NOSIGNAL);
+		n = sendmsg(ctrl, &msg, MSG_NOSIGNAL);
 	while (n < 0 && errno == EINTR);
 	if (n != 1)
 		return -1;
@@ -224,6 +274,7 @@ stage2_main(int argc, char **argv)
 	struct stage2_args a;
 	struct sbox_error err = { 0 };
 	int out_fds[STAGE2_ARGS_MAX_KEEP_FDS + 2];
+	int proxy = -1;
 
 	if (stage2_args_decode(argc, argv, &a, &err) < 0 ||
 	    check_placed(&a, &err) < 0) {
@@ -243,14 +294,22 @@ stage2_main(int argc, char **argv)
 	if (a.mode == STAGE2_RUN_TTY)
 		take_terminal(a.saved_stderr);
 
+	if (a.proxy_port > 0 && (proxy = proxy_listen(a.proxy_port)) < 0) {
+		fprintf(stderr,
+		    "sbox-exec: cannot start the network proxy on 127.0.0.1 port %d inside the sandbox: %s\n",
+		    a.proxy_port, strerror(errno));
+		return SBOX_EXIT_REFUSED;
+	}
+
 	/* The launcher promised these in the status; fail closed. */
 	if (landlock_confine(a.writable, a.nwritable, out_fds, a.nkeep + 2) <
 	    0) {
 		fprintf(stderr, "cannot apply Landlock: %s\n", strerror(errno));
 		return SBOX_EXIT_REFUSED;
 	}
-	if (report_in(a.ctrl) < 0)
+	if (report_in(a.ctrl, proxy) < 0)
 		return SBOX_EXIT_REFUSED;
+	fd_close(&proxy); /* the launcher's now */
 	if (a.mode == STAGE2_CHECK)
 		return 0;
 

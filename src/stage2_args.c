@@ -60,7 +60,10 @@ stage2_args_encode(const struct stage2_args *a, struct strv *out)
 	if (keep.len == 0)
 		buf_addc(&keep, '-');
 	strv_take(out, buf_steal(&keep));
-	strv_add(out, mode_word(a->mode));
+	if (a->proxy_port > 0)
+		strv_addf(out, "%s:%d", mode_word(a->mode), a->proxy_port);
+	else
+		strv_add(out, mode_word(a->mode));
 	for (size_t i = 0; i < a->nwritable; i++)
 		strv_add(out, a->writable[i]);
 	strv_add(out, "--");
@@ -157,12 +160,29 @@ decode_keep(const char *s, struct stage2_args *a, struct sbox_error *err)
 	}
 }
 
+/* "run", or "run:3128": the mode, and the proxy's port. */
 static int
-decode_mode(const char *s, enum stage2_mode *mode, struct sbox_error *err)
+decode_mode(const char *s, struct stage2_args *a, struct sbox_error *err)
 {
+	size_t len = strcspn(s, ":");
+	const char *port = s[len] == ':' ? s + len + 1 : NULL;
+	long v = 0;
+	char *end = NULL;
+
+	if (port != NULL) {
+		if (canonical(port))
+			v = strtol(port, &end, 10);
+		if (end == NULL || *end != '\0' || v < 1 || v > 65535) {
+			sbox_error_set(err, SBOX_PROBE_FAILED,
+			    "'%s' is not a mode", s);
+			return -1;
+		}
+		a->proxy_port = (int)v;
+	}
 	for (size_t i = 0; i < N_ELEMENTS(modes); i++)
-		if (strcmp(s, modes[i].word) == 0) {
-			*mode = modes[i].mode;
+		if (strlen(modes[i].word) == len &&
+		    strncmp(s, modes[i].word, len) == 0) {
+			a->mode = modes[i].mode;
 			return 0;
 		}
 	sbox_error_set(err, SBOX_PROBE_FAILED, "'%s' is not a mode", s);
@@ -227,7 +247,7 @@ stage2_args_decode(int argc, char **argv, struct stage2_args *a,
 		return -1;
 	}
 	if (decode_keep(argv[W_KEEP], a, err) < 0 ||
-	    decode_mode(argv[W_MODE], &a->mode, err) < 0)
+	    decode_mode(argv[W_MODE], a, err) < 0)
 		return -1;
 	return decode_tail(argc, argv, a, err);
 }

@@ -9,7 +9,9 @@
  * two must not be in; CTRL is stage two's end of the control socket and
  * STDERR the command's standard error, both descriptors above 2; KEEP is
  * "-" or the descriptors named with --keep-fd, "3,7,9", each at most once;
- * MODE is "check", "run" or "run-tty"; the WRITABLE paths, all absolute,
+ * MODE is "check", "run" or "run-tty", followed by ":PORT" when stage two
+ * is to make the --allow-host proxy's listening socket on 127.0.0.1:PORT
+ * and pass it out with its report (netproxy.h); the WRITABLE paths, all absolute,
  * are where Landlock lets the command write; COMMAND, for the run modes
  * only, is what stage two executes.  Anything else is refused.
  */
@@ -40,6 +42,7 @@ struct stage2_args {
 	int keep[STAGE2_ARGS_MAX_KEEP_FDS];
 	size_t nkeep;
 	enum stage2_mode mode;
+	int proxy_port; /* 0: no proxy */
 	char *const *writable; /* NWRITABLE absolute paths */
 	size_t nwritable;
 	char *const *command; /* NULL-terminated; NULL for STAGE2_CHECK */

@@ -98,6 +98,8 @@ render(const struct status_report *r, const size_t cap[3])
 	}
 	if (r->status == SBOX_SUCCESS && r->pid > 0)
 		buf_addf(&b, ",\"pid\":%ld", (long)r->pid);
+	if (r->net != NULL)
+		buf_addf(&b, ",\"net\":\"%s\"", r->net);
 	if (r->abstract_unix != NULL)
 		buf_addf(&b, ",\"abstract_unix\":\"%s\"", r->abstract_unix);
 	if (r->nested_userns != NULL)

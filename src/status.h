@@ -23,6 +23,7 @@ struct status_report {
 	const char *detail;
 	const char *hint;
 	const char *abstract_unix; /* "blocked"/"reachable", or NULL */
+	const char *net;	   /* "none"/"host"/"allow-list", or NULL */
 	const char *nested_userns; /* "blocked"/"allowed", or NULL */
 	const char *landlock;	   /* "abi-N"/"none", or NULL */
 	const char *seccomp;	   /* "filter"/"none", or NULL */

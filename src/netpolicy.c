@@ -1,0 +1,377 @@
+/*
+ * netpolicy.c - the allow-list behind --allow-host and --deny-host: the
+ * patterns' syntax and the decisions (sbox-exec(1), NETWORK BY NAME).
+ *
+ * A request is decided twice: on the name the client asked for (is it
+ * on the list, on that port, and not carved out by a deny pattern), then
+ * on each address the launcher resolved it to.  MUST: refuse a resolved
+ * address that is loopback, link-local, private, multicast, unspecified
+ * or reserved unless an address entry covers it (an allowed name that a
+ * resolver points at 127.0.0.1 or 169.254.169.254 reaches nothing); let
+ * an IP literal through only where an address entry covers it.
+ * Pure: strings and bytes in, decisions out; no I/O, no exit.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "netpolicy.h"
+#include "util.h"
+
+/* A port as a user writes one: 1 to 65535, digits only. */
+static int
+parse_port(const char *s)
+{
+	long v = 0;
+
+	if (s[0] == '\0' || s[0] == '0' || strlen(s) > 5)
+		return -1;
+	for (const char *p = s; *p != '\0'; p++) {
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		v = v * 10 + (*p - '0');
+	}
+	return v >= 1 && v <= 65535 ? (int)v : -1;
+}
+
+/* Whether S (lower case already) is a DNS name: labels of letters,
+ * digits, '-' and '_', 1 to 63 bytes, not starting or ending with '-'. */
+static bool
+valid_name(const char *s)
+{
+	size_t len = strlen(s), label = 0;
+
+	if (len == 0 || len > NETPOLICY_NAME_MAX)
+		return false;
+	for (size_t i = 0; i <= len; i++) {
+		char c = s[i];
+
+		if (c == '.' || c == '\0') {
+			if (label == 0 || label > 63 || s[i - 1] == '-')
+				return false;
+			label = 0;
+			continue;
+		}
+		if (!(islower((unsigned char)c) || isdigit((unsigned char)c) ||
+			c == '-' || c == '_'))
+			return false;
+		if (label == 0 && c == '-')
+			return false;
+		label++;
+	}
+	return true;
+}
+
+/* TEXT as an address, with or without "/PREFIX", into E. */
+static const char *
+parse_addr(char *text, struct np_entry *e)
+{
+	char *slash = strchr(text, '/');
+	int max;
+
+	if (slash != NULL)
+		*slash = '\0';
+	if (inet_pton(AF_INET, text, e->addr) == 1)
+		e->family = AF_INET;
+	else if (inet_pton(AF_INET6, text, e->addr) == 1)
+		e->family = AF_INET6;
+	else
+		return slash != NULL ? "not an address before '/'" : NULL;
+	max = e->family == AF_INET ? 32 : 128;
+	e->kind = NP_ADDR;
+	e->prefix = max;
+	if (slash != NULL) {
+		int v = parse_port(slash + 1); /* the same digits rule */
+
+		if (strcmp(slash + 1, "0") == 0)
+			v = 0;
+		if (v < 0 || v > max)
+			return "the prefix length is out of range";
+		e->prefix = v;
+	}
+	for (int bit = e->prefix; bit < max; bit++)
+		if (e->addr[bit / 8] & (0x80 >> (bit % 8)))
+			return "the network has host bits set";
+	return "";
+}
+
+/* Split "HOST[:PORT]" or "[V6][:PORT]" at the port, into HOST. */
+static const char *
+split_port(char *host, struct np_entry *e)
+{
+	char *colon = NULL;
+
+	e->port = 0;
+	if (host[0] == '[') {
+		char *close = strchr(host, ']');
+
+		if (close == NULL)
+			return "'[' without ']'";
+		if (close[1] != '\0' && close[1] != ':')
+			return "text after ']'";
+		if (close[1] == ':')
+			colon = close + 1;
+		*close = '\0';
+		memmove(host, host + 1, strlen(host + 1) + 1);
+	} else if (strchr(host, ':') == strrchr(host, ':')) {
+		colon = strchr(host, ':'); /* one colon: a port */
+	}
+	if (colon != NULL) {
+		*colon = '\0';
+		e->port = parse_port(colon + 1);
+		if (e->port < 0)
+			return "the port is not a number from 1 to 65535";
+	}
+	return NULL;
+}
+
+/*
+ * TEXT, one --allow-host (or, DENY, --deny-host) value, into E.  Returns
+ * NULL, or what is wrong with it.
+ */
+const char *
+netpolicy_parse(const char *text, bool deny, struct np_entry *e)
+{
+	char host[NETPOLICY_NAME_MAX + 8];
+	const char *why;
+	char *name = host;
+
+	memset(e, 0, sizeof(*e));
+	e->deny = deny;
+	if (strlen(text) >= sizeof(host))
+		return "the name is too long";
+	for (size_t i = 0; i <= strlen(text); i++)
+		host[i] = (char)tolower((unsigned char)text[i]);
+	if ((why = split_port(host, e)) != NULL)
+		return why;
+	why = parse_addr(host, e);
+	if (why != NULL)
+		return why[0] == '\0' ? NULL : why;
+	if (strncmp(name, "*.", 2) == 0) {
+		e->kind = NP_SUFFIX;
+		name += 2;
+	}
+	/* One final dot is the root, as DNS writes it. */
+	if (name[0] != '\0' && name[strlen(name) - 1] == '.')
+		name[strlen(name) - 1] = '\0';
+	if (!valid_name(name))
+		return strchr(name, '*') != NULL ?
+		    "'*' only as the whole first label, as in *.example.org" :
+		    "not a host name, address or network";
+	strlcpy(e->name, name, sizeof(e->name));
+	return NULL;
+}
+
+/* Add TEXT to NP; NULL or what is wrong. */
+const char *
+netpolicy_add(struct netpolicy *np, const char *text, bool deny)
+{
+	struct np_entry e;
+	const char *why = netpolicy_parse(text, deny, &e);
+
+	if (why != NULL)
+		return why;
+	if (np->n >= NETPOLICY_MAX_ENTRIES)
+		return "too many --allow-host and --deny-host entries (at most 256)";
+	np->v = util_grow(np->v, np->n, &np->cap, sizeof(*np->v));
+	np->v[np->n++] = e;
+	return NULL;
+}
+
+/* Whether NP allows anything, which is what turns the proxy on. */
+bool
+netpolicy_active(const struct netpolicy *np)
+{
+	for (size_t i = 0; i < np->n; i++)
+		if (!np->v[i].deny)
+			return true;
+	return false;
+}
+
+void
+netpolicy_free(struct netpolicy *np)
+{
+	free(np->v);
+	memset(np, 0, sizeof(*np));
+}
+
+/*
+ * A client's HOST, as it asked (a name, an address, "[v6]"), made the
+ * form patterns are matched against into OUT: lower case, without a
+ * final dot or brackets.  Returns 1 for an address, 0 for a name, -1
+ * for neither.
+ */
+int
+netpolicy_host(const char *host, char *out, size_t size)
+{
+	unsigned char a[16];
+	size_t len = strlen(host);
+
+	if (len == 0 || len >= size || len > NETPOLICY_NAME_MAX + 2)
+		return -1;
+	if (host[0] == '[' && host[len - 1] == ']') {
+		memcpy(out, host + 1, len - 2);
+		out[len - 2] = '\0';
+		return inet_pton(AF_INET6, out, a) == 1 ? 1 : -1;
+	}
+	for (size_t i = 0; i <= len; i++)
+		out[i] = (char)tolower((unsigned char)host[i]);
+	if (inet_pton(AF_INET, out, a) == 1 || inet_pton(AF_INET6, out, a) == 1)
+		return 1;
+	if (len > 1 && out[len - 1] == '.')
+		out[len - 1] = '\0';
+	return valid_name(out) ? 0 : -1;
+}
+
+static bool
+port_ok(const struct np_entry *e, int port)
+{
+	if (e->port != 0)
+		return e->port == port;
+	return e->deny || port == 80 || port == 443;
+}
+
+static bool
+name_matches(const struct np_entry *e, const char *name)
+{
+	size_t n = strlen(name), s = strlen(e->name);
+
+	if (e->kind == NP_NAME)
+		return strcmp(e->name, name) == 0;
+	if (e->kind != NP_SUFFIX || n <= s + 1)
+		return false;
+	return name[n - s - 1] == '.' && strcmp(name + n - s, e->name) == 0;
+}
+
+static bool
+addr_matches(const struct np_entry *e, int family, const unsigned char *a)
+{
+	int full = e->prefix / 8, rest = e->prefix % 8;
+
+	if (e->kind != NP_ADDR || e->family != family)
+		return false;
+	if (memcmp(e->addr, a, (size_t)full) != 0)
+		return false;
+	return rest == 0 ||
+	    ((e->addr[full] ^ a[full]) & (0xff << (8 - rest)) & 0xff) == 0;
+}
+
+/*
+ * The name HOST (netpolicy_host()'s form), port PORT: NULL when it may
+ * be resolved and tried, or the reason it is refused.  An address is
+ * decided by netpolicy_check_addr() alone.
+ */
+const char *
+netpolicy_check_name(const struct netpolicy *np, const char *host, int port)
+{
+	bool other_port = false;
+
+	for (size_t i = 0; i < np->n; i++)
+		if (np->v[i].deny && name_matches(&np->v[i], host) &&
+		    port_ok(&np->v[i], port))
+			return "denied by --deny-host";
+	for (size_t i = 0; i < np->n; i++) {
+		if (np->v[i].deny || !name_matches(&np->v[i], host))
+			continue;
+		if (port_ok(&np->v[i], port))
+			return NULL;
+		other_port = true;
+	}
+	return other_port ? "port not in allow-list" : "not in allow-list";
+}
+
+/* Whether the 4 bytes A are in NET/BITS. */
+static bool
+in4(const unsigned char *a, unsigned net, int bits)
+{
+	unsigned v = (unsigned)a[0] << 24 | (unsigned)a[1] << 16 |
+	    (unsigned)a[2] << 8 | a[3];
+
+	return bits == 0 || (v >> (32 - bits)) == (net >> (32 - bits));
+}
+
+static const char *
+special4(const unsigned char *a)
+{
+	if (in4(a, 0x7f000000, 8))
+		return "loopback address";
+	if (in4(a, 0xa9fe0000, 16))
+		return "link-local address";
+	if (in4(a, 0x0a000000, 8) || in4(a, 0xac100000, 12) ||
+	    in4(a, 0xc0a80000, 16) || in4(a, 0x64400000, 10))
+		return "private address";
+	if (in4(a, 0xe0000000, 4))
+		return "multicast address";
+	if (in4(a, 0x00000000, 8))
+		return "unspecified address";
+	if (in4(a, 0xf0000000, 4) || in4(a, 0xc0000000, 24) ||
+	    in4(a, 0xc6120000, 15))
+		return "reserved address";
+	return NULL;
+}
+
+/*
+ * What is special about address A of FAMILY, which a name may not lead
+ * to: NULL for an ordinary (global) address.  An IPv4 address inside
+ * IPv6 (mapped, compatible, NAT64) is judged as the IPv4 one.
+ */
+const char *
+netpolicy_special(int family, const unsigned char *a)
+{
+	static const unsigned char mapped[12] = { [10] = 0xff, [11] = 0xff };
+	static const unsigned char nat64[12] = { 0, 0x64, 0xff, 0x9b };
+	static const unsigned char zero[16] = { 0 };
+
+	if (family == AF_INET)
+		return special4(a);
+	if (memcmp(a, zero, 16) == 0)
+		return "unspecified address";
+	if (memcmp(a, zero, 15) == 0 && a[15] == 1)
+		return "loopback address";
+	if (memcmp(a, mapped, 12) == 0 || memcmp(a, nat64, 12) == 0)
+		return special4(a + 12) != NULL ? special4(a + 12) : NULL;
+	if (memcmp(a, zero, 12) == 0)
+		return "reserved address"; /* IPv4-compatible, deprecated */
+	if (a[0] == 0xfe && (a[1] & 0xc0) == 0x80)
+		return "link-local address";
+	if (a[0] == 0xfe && (a[1] & 0xc0) == 0xc0)
+		return "private address"; /* site-local, deprecated */
+	if ((a[0] & 0xfe) == 0xfc)
+		return "private address";
+	if (a[0] == 0xff)
+		return "multicast address";
+	return NULL;
+}
+
+/*
+ * Address A of FAMILY, port PORT, reached for a name on the list
+ * (BY_NAME) or asked for as an address: NULL when it may be connected
+ * to, or the reason it may not.
+ */
+const char *
+netpolicy_check_addr(const struct netpolicy *np, int family,
+    const unsigned char *a, int port, bool by_name)
+{
+	const char *special = netpolicy_special(family, a);
+	bool other_port = false;
+
+	for (size_t i = 0; i < np->n; i++)
+		if (np->v[i].deny && addr_matches(&np->v[i], family, a) &&
+		    port_ok(&np->v[i], port))
+			return "denied by --deny-host";
+	for (size_t i = 0; i < np->n; i++) {
+		if (np->v[i].deny || !addr_matches(&np->v[i], family, a))
+			continue;
+		if (port_ok(&np->v[i], port))
+			return NULL;
+		other_port = true;
+	}
+	if (by_name)
+		return special;
+	return other_port ? "port not in allow-list" :
+			    "address not in allow-list";
+}

@@ -1,0 +1,544 @@
+/*
+ * netproxy.c - the egress proxy of --allow-host, served by the launcher
+ * from outside the sandbox (sbox-exec(1), NETWORK BY NAME).
+ *
+ * Stage two made the listening socket inside the sandbox's network
+ * namespace (127.0.0.1, NETPROXY_PORT) and passed it out on the control
+ * socket; connections made inside arrive here, in the host's network
+ * namespace, and are decided by netpolicy.c before anything is resolved
+ * or connected.  MUST: connect only to an address netpolicy.c allowed;
+ * answer every refusal with a 403 (or SOCKS5's refusal) and a net-denied
+ * event; never delay the launcher's exit, nor change its signals: the
+ * waiting, signal forwarding and exit mirroring of launch.c stay the main
+ * thread's alone.
+ *
+ * Why a thread per connection: name resolution must not hold up other
+ * connections, and getaddrinfo() is blocking; a thread each keeps it
+ * (and connect()) in plain blocking calls, with the resolver the C
+ * library already has (musl's reads /etc/hosts and /etc/resolv.conf),
+ * instead of an event library and its own resolver in the launcher of
+ * every sandbox.  The threads have small explicit stacks (the memory is
+ * what their pages touch), every signal blocked, and are detached: when
+ * the command ends the launcher exits and they end with it.  The relay is
+ * splice(2) through a pipe each way, so the bytes never pass through user
+ * space; a half-close is passed on as shutdown(SHUT_WR).
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "events.h"
+#include "netproxy.h"
+#include "netreq.h"
+#include "util.h"
+
+#define REQUEST_TIMEOUT_S 10 /* for the request, and to connect */
+#define MAX_CONNECTIONS 1024 /* at once; more are closed at once */
+#define CONN_STACK (256 * 1024)
+#define PIPE_CHUNK (1 << 16)
+
+static struct {
+	int fd; /* listening, inside the sandbox's namespace */
+	const struct netpolicy *np;
+	bool verbose;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool go;
+	atomic_int active;
+	pthread_attr_t attr;
+} px = {
+	.fd = -1,
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.cond = PTHREAD_COND_INITIALIZER,
+};
+
+/* One connection's state while it is decided. */
+struct conn {
+	int client, up;
+	struct netreq r;
+	char why[128];
+	char addr[INET6_ADDRSTRLEN];
+	bool denied; /* refused by the list, not failed */
+	unsigned char socks; /* SOCKS5's reply code for the refusal */
+};
+
+static long
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec;
+}
+
+static void
+set_timeout(int fd, int opt, int seconds)
+{
+	struct timeval tv = { .tv_sec = seconds };
+
+	(void)setsockopt(fd, SOL_SOCKET, opt, &tv, sizeof(tv));
+}
+
+static int
+send_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n > 0) {
+		ssize_t w = send(fd, c, n, MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Read more of the request into IN (LEN so far, CAP at most), by the
+ * deadline.  -1 at the end, an error or the deadline. */
+static int
+read_more(int fd, unsigned char *in, size_t *len, size_t cap, long deadline)
+{
+	ssize_t n;
+
+	if (*len >= cap || now_s() > deadline)
+		return -1;
+	do
+		n = recv(fd, in + *len, cap - *len, 0);
+	while (n < 0 && errno == EINTR && now_s() <= deadline);
+	if (n <= 0)
+		return -1;
+	*len += (size_t)n;
+	return 0;
+}
+
+/* The -v line and the event for C's decision. */
+static void
+report(const struct conn *c, bool allowed)
+{
+	struct event ev;
+
+	if (!allowed || px.verbose) {
+		event_start(&ev, allowed ? "net-allowed" : "net-denied");
+		event_str(&ev, "host", c->r.host);
+		event_int(&ev, "port", c->r.port);
+		if (allowed)
+			event_str(&ev, "address", c->addr);
+		else
+			event_str(&ev, "reason", c->why);
+		event_emit(&ev);
+	}
+	if (px.verbose) {
+		cleanup_buf struct buf safe = { 0 };
+		cleanup_free char *line = NULL;
+
+		util_terminal_safe(&safe, c->r.host, strlen(c->r.host));
+		line = xasprintf("sbox-exec: network: %s %s port %d (%s)\n",
+		    allowed ? "allowed" : "denied", safe.s, c->r.port,
+		    allowed ? c->addr : c->why);
+		(void)!write(STDERR_FILENO, line, strlen(line));
+	}
+}
+
+/* Try AI's addresses allowed for C; the connected socket, or -1 with
+ * C->why set. */
+static int
+connect_allowed(struct conn *c, const struct addrinfo *ai, bool by_name)
+{
+	const char *refused = NULL;
+	int last = 0;
+
+	for (; ai != NULL; ai = ai->ai_next) {
+		const unsigned char *a = ai->ai_family == AF_INET ?
+		    (const unsigned char *)&((struct sockaddr_in *)ai->ai_addr)
+			  ->sin_addr :
+		    (const unsigned char *)&((struct sockaddr_in6 *)ai->ai_addr)
+			  ->sin6_addr;
+		const char *why = netpolicy_check_addr(px.np, ai->ai_family, a,
+		    c->r.port, by_name);
+		int fd;
+
+		if (why != NULL) {
+			refused = why;
+			continue;
+		}
+		fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0) {
+			last = errno;
+			continue;
+		}
+		set_timeout(fd, SO_SNDTIMEO, REQUEST_TIMEOUT_S);
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
+			inet_ntop(ai->ai_family, a, c->addr, sizeof(c->addr));
+			return fd;
+		}
+		last = errno;
+		close(fd);
+	}
+	c->denied = last == 0;
+	c->socks = c->denied ? 2 : last == ECONNREFUSED ? 5 : 4;
+	if (c->denied && by_name)
+		snprintf(c->why, sizeof(c->why), "resolves to a %s", refused);
+	else if (c->denied)
+		snprintf(c->why, sizeof(c->why), "%s", refused);
+	else
+		snprintf(c->why, sizeof(c->why), "cannot connect: %s",
+		    strerror(last));
+	return -1;
+}
+
+/* Decide C's request and connect; C->up, or -1 with C->why. */
+static int
+decide(struct conn *c)
+{
+	char host[NETPOLICY_NAME_MAX + 3], port[8];
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL;
+	int kind = netpolicy_host(c->r.host, host, sizeof(host)), rc;
+	const char *why = NULL;
+
+	c->denied = true;
+	c->socks = 2;
+	if (kind < 0)
+		why = "not a host name or address";
+	else if (kind == 0)
+		why = netpolicy_check_name(px.np, host, c->r.port);
+	if (why != NULL) {
+		snprintf(c->why, sizeof(c->why), "%s", why);
+		return -1;
+	}
+	hints.ai_flags = AI_NUMERICSERV | (kind == 1 ? AI_NUMERICHOST : 0);
+	snprintf(port, sizeof(port), "%d", c->r.port);
+	rc = getaddrinfo(host, port, &hints, &ai);
+	if (rc != 0) {
+		c->denied = false;
+		c->socks = 4;
+		snprintf(c->why, sizeof(c->why), "cannot resolve: %s",
+		    gai_strerror(rc));
+		return -1;
+	}
+	c->up = connect_allowed(c, ai, kind == 0);
+	freeaddrinfo(ai);
+	return c->up;
+}
+
+/* The refusal of an HTTP request: STATUS and C's reason. */
+static void
+http_refuse(const struct conn *c, const char *status)
+{
+	cleanup_free char *body = xasprintf("sbox-exec: %s port %d: %s\n",
+	    c->r.host[0] != '\0' ? c->r.host : "request", c->r.port, c->why);
+	cleanup_free char *msg = xasprintf(
+	    "HTTP/1.1 %s\r\nContent-Type: text/plain\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n%s",
+	    status, strlen(body), body);
+
+	(void)send_all(c->client, msg, strlen(msg));
+}
+
+static void
+socks_reply(int fd, unsigned char code)
+{
+	unsigned char r[10] = { 5, code, 0, 1 };
+
+	(void)send_all(fd, r, sizeof(r));
+}
+
+/* Read the request of C: SOCKS5 or HTTP.  0, or -1 (answered). */
+static int
+read_request(struct conn *c, unsigned char *in, size_t *len, size_t cap)
+{
+	long deadline = now_s() + REQUEST_TIMEOUT_S;
+	enum netreq_state st = NETREQ_MORE;
+	unsigned char hello[2] = { 5, 0 };
+	size_t used = 0;
+
+	if (read_more(c->client, in, len, cap, deadline) < 0)
+		return -1;
+	if (in[0] != 5) {
+		while ((st = netreq_http((char *)in, *len, &c->r)) ==
+			NETREQ_MORE)
+			if (read_more(c->client, in, len, cap, deadline) < 0)
+				return -1;
+		if (st == NETREQ_DONE)
+			return 0;
+		snprintf(c->why, sizeof(c->why), "%s", c->r.why);
+		http_refuse(c, "400 Bad Request");
+		return -1;
+	}
+	while ((st = netreq_socks_hello(in, *len, &used)) == NETREQ_MORE)
+		if (read_more(c->client, in, len, cap, deadline) < 0)
+			return -1;
+	hello[1] = st == NETREQ_DONE ? 0 : 0xff;
+	(void)send_all(c->client, hello, sizeof(hello));
+	if (st != NETREQ_DONE)
+		return -1;
+	memmove(in, in + used, *len - used);
+	*len -= used;
+	while ((st = netreq_socks(in, *len, &c->r)) == NETREQ_MORE)
+		if (read_more(c->client, in, len, cap, deadline) < 0)
+			return -1;
+	if (st == NETREQ_BAD)
+		socks_reply(c->client, c->r.reply);
+	return st == NETREQ_DONE ? 0 : -1;
+}
+
+/* Tell C's client the outcome; 0 when the relay may start. */
+static int
+answer(struct conn *c)
+{
+	static const char established[] =
+	    "HTTP/1.1 200 Connection established\r\n\r\n";
+
+	report(c, c->up >= 0);
+	if (c->up < 0) {
+		if (c->r.kind == NETREQ_SOCKS5)
+			socks_reply(c->client, c->socks);
+		else
+			http_refuse(c,
+			    c->denied ? "403 Forbidden" : "502 Bad Gateway");
+		return -1;
+	}
+	switch (c->r.kind) {
+	case NETREQ_CONNECT:
+		return send_all(c->client, established, sizeof(established) - 1);
+	case NETREQ_SOCKS5:
+		socks_reply(c->client, 0);
+		return 0;
+	case NETREQ_HTTP:
+		return send_all(c->up, c->r.head.s, c->r.head.len);
+	}
+	return -1;
+}
+
+/* One direction of a relay: SRC's bytes through a pipe to DST. */
+struct pump {
+	int src, dst;
+	int pipe[2];
+	size_t pending; /* in the pipe */
+	bool eof, done;
+};
+
+/* Move what can move in P without blocking; -1 on an error. */
+static int
+pump_step(struct pump *p, short src_ev, short dst_ev)
+{
+	ssize_t n;
+
+	if (!p->eof && p->pending == 0 && (src_ev & (POLLIN | POLLHUP | POLLERR))) {
+		n = splice(p->src, NULL, p->pipe[1], NULL, PIPE_CHUNK,
+		    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		if (n == 0)
+			p->eof = true;
+		else if (n > 0)
+			p->pending = (size_t)n;
+		else if (errno != EAGAIN && errno != EINTR)
+			return -1;
+	}
+	(void)dst_ev; /* the write is tried whenever bytes wait */
+	if (p->pending > 0) {
+		n = splice(p->pipe[0], NULL, p->dst, NULL, p->pending,
+		    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		if (n > 0)
+			p->pending -= (size_t)n;
+		else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+			return -1;
+	}
+	if (p->eof && p->pending == 0 && !p->done) {
+		/* The half-close, passed on. */
+		(void)shutdown(p->dst, SHUT_WR);
+		p->done = true;
+	}
+	return 0;
+}
+
+static short
+want(const struct pump *p, bool as_src)
+{
+	if (as_src)
+		return !p->eof && p->pending == 0 ? POLLIN : 0;
+	return p->pending > 0 ? POLLOUT : 0;
+}
+
+/* Relay between A and B until both directions are closed. */
+static void
+relay(int a, int b)
+{
+	struct pump p[2] = { { .src = a, .dst = b }, { .src = b, .dst = a } };
+
+	if (pipe2(p[0].pipe, O_CLOEXEC) < 0)
+		return;
+	if (pipe2(p[1].pipe, O_CLOEXEC) < 0) {
+		close(p[0].pipe[0]);
+		close(p[0].pipe[1]);
+		return;
+	}
+	(void)fcntl(a, F_SETFL, fcntl(a, F_GETFL) | O_NONBLOCK);
+	(void)fcntl(b, F_SETFL, fcntl(b, F_GETFL) | O_NONBLOCK);
+	while (!p[0].done || !p[1].done) {
+		struct pollfd pfd[2] = {
+			{ a, (short)(want(&p[0], true) | want(&p[1], false)), 0 },
+			{ b, (short)(want(&p[1], true) | want(&p[0], false)), 0 },
+		};
+
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+			break;
+		if (pump_step(&p[0], pfd[0].revents, pfd[1].revents) < 0 ||
+		    pump_step(&p[1], pfd[1].revents, pfd[0].revents) < 0)
+			break;
+	}
+	for (int i = 0; i < 2; i++) {
+		close(p[i].pipe[0]);
+		close(p[i].pipe[1]);
+	}
+}
+
+/* A connection's thread: the request, the decision, the relay. */
+static void *
+conn_main(void *arg)
+{
+	struct conn c = { .client = (int)(intptr_t)arg, .up = -1 };
+	unsigned char in[NETREQ_HEAD_MAX + 1];
+	size_t len = 0;
+
+	set_timeout(c.client, SO_RCVTIMEO, REQUEST_TIMEOUT_S);
+	if (read_request(&c, in, &len, NETREQ_HEAD_MAX) == 0) {
+		(void)decide(&c);
+		/* What came after the request goes on first: the start of
+		 * a TLS handshake, a request's body. */
+		if (answer(&c) == 0 &&
+		    send_all(c.up, in + c.r.used, len - c.r.used) == 0) {
+			set_timeout(c.client, SO_RCVTIMEO, 0);
+			set_timeout(c.up, SO_SNDTIMEO, 0);
+			relay(c.client, c.up);
+		}
+	}
+	netreq_free(&c.r);
+	if (c.up >= 0)
+		close(c.up);
+	close(c.client);
+	atomic_fetch_sub(&px.active, 1);
+	return NULL;
+}
+
+/* The accept loop, once netproxy_serve() has opened the gate. */
+static void *
+accept_main(void *unused)
+{
+	(void)unused;
+	pthread_mutex_lock(&px.lock);
+	while (!px.go)
+		pthread_cond_wait(&px.cond, &px.lock);
+	pthread_mutex_unlock(&px.lock);
+	for (;;) {
+		int c = accept4(px.fd, NULL, NULL, SOCK_CLOEXEC);
+		pthread_t t;
+
+		if (c < 0) {
+			if (errno == EMFILE || errno == ENFILE ||
+			    errno == ENOBUFS || errno == ENOMEM)
+				(void)nanosleep(
+				    &(struct timespec){ 0, 50 * 1000 * 1000 },
+				    NULL);
+			else if (errno != EINTR && errno != ECONNABORTED)
+				return NULL;
+			continue;
+		}
+		if (atomic_fetch_add(&px.active, 1) >= MAX_CONNECTIONS ||
+		    pthread_create(&t, &px.attr, conn_main,
+			(void *)(intptr_t)c) != 0) {
+			atomic_fetch_sub(&px.active, 1);
+			close(c);
+		}
+	}
+}
+
+/* Whether FD is what stage two promised: a listening TCP socket. */
+static bool
+is_listener(int fd)
+{
+	int v = 0, type = 0, domain = 0;
+	socklen_t len = sizeof(v);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &v, &len) < 0 || !v)
+		return false;
+	len = sizeof(type);
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) < 0)
+		return false;
+	len = sizeof(domain);
+	if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0)
+		return false;
+	return type == SOCK_STREAM && domain == AF_INET;
+}
+
+/*
+ * Take FD, the listening socket from inside the sandbox, and start the
+ * thread that will accept on it, with every signal blocked (its
+ * connections' threads inherit that): it waits for netproxy_serve().
+ */
+int
+netproxy_start(int fd, const struct netpolicy *np, bool verbose,
+    struct sbox_error *err)
+{
+	sigset_t all, old;
+	pthread_t t;
+	int rc;
+
+	if (!is_listener(fd)) {
+		close(fd);
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "the network proxy's socket from the sandbox is not a listening TCP socket");
+		return -1;
+	}
+	px.fd = fd;
+	px.np = np;
+	px.verbose = verbose;
+	pthread_attr_init(&px.attr);
+	pthread_attr_setdetachstate(&px.attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&px.attr, CONN_STACK);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	rc = pthread_create(&t, &px.attr, accept_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		errno = rc;
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "cannot start the network proxy: %s", strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+/* The listening socket, for the launcher's list of descriptors to keep;
+ * -1 without a proxy. */
+int
+netproxy_fd(void)
+{
+	return px.fd;
+}
+
+/* Start accepting: the launcher has closed what it does not keep. */
+void
+netproxy_serve(void)
+{
+	pthread_mutex_lock(&px.lock);
+	px.go = true;
+	pthread_cond_broadcast(&px.cond);
+	pthread_mutex_unlock(&px.lock);
+}

@@ -1,0 +1,22 @@
+/*
+ * netproxy.h - the launcher's egress proxy for --allow-host (sbox-exec(1),
+ * NETWORK BY NAME): served from outside the sandbox, on a listening
+ * socket stage two made inside the sandbox's network namespace.
+ */
+#ifndef SBOX_NETPROXY_H
+#define SBOX_NETPROXY_H
+
+#include <stdbool.h>
+
+#include "netpolicy.h"
+#include "sbox.h"
+
+/* The proxy's port on the sandbox's loopback: free by construction, in
+ * a network namespace made for this sandbox alone. */
+#define NETPROXY_PORT 3128
+
+int netproxy_start(int, const struct netpolicy *, bool, struct sbox_error *);
+int netproxy_fd(void);
+void netproxy_serve(void);
+
+#endif

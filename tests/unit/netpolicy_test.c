@@ -1,0 +1,213 @@
+/* Unit tests of netpolicy.c: the --allow-host and --deny-host patterns
+ * (sbox-exec(1), NETWORK BY NAME), and the decisions, strings in. */
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+
+#include "netpolicy.h"
+#include "tap.h"
+#include "util.h"
+
+static void
+test_bad_patterns(void)
+{
+	static const char *const bad[] = { "*", "*.", "a..b", "", ".",
+		"example.org:0", "example.org:65536", "example.org:",
+		"example.org:80x", "10.1.2.3/24", "10.0.0.0/33", "fd00::1/8",
+		"a.*.org", "*example.org", "-a.org", "a-.org", "[::1",
+		"[::1]x", "a b.org", "**.org", "10.0.0.0/", "10.0.0.0/08",
+		"xn--a\x01.org", "example.org:08" };
+	struct np_entry e;
+	char longname[300];
+
+	for (size_t i = 0; i < N_ELEMENTS(bad); i++)
+		ok(netpolicy_parse(bad[i], false, &e) != NULL, "refused: '%s'",
+		    bad[i]);
+	memset(longname, 'a', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	ok(netpolicy_parse(longname, false, &e) != NULL, "refused: 299 bytes");
+	memset(longname, 'a', 64);
+	strcpy(longname + 64, ".org");
+	ok(netpolicy_parse(longname, false, &e) != NULL,
+	    "refused: a 64-byte label");
+}
+
+static void
+test_good_patterns(void)
+{
+	struct np_entry e;
+
+	ok(netpolicy_parse("Registry.NPMJS.org", false, &e) == NULL &&
+		e.kind == NP_NAME && strcmp(e.name, "registry.npmjs.org") == 0 &&
+		e.port == 0,
+	    "a name, lower-cased, default ports");
+	ok(netpolicy_parse("*.githubusercontent.com", false, &e) == NULL &&
+		e.kind == NP_SUFFIX &&
+		strcmp(e.name, "githubusercontent.com") == 0,
+	    "a wildcard");
+	ok(netpolicy_parse("10.1.2.0/24:5432", false, &e) == NULL &&
+		e.kind == NP_ADDR && e.family == AF_INET && e.prefix == 24 &&
+		e.port == 5432,
+	    "a network with a port");
+	ok(netpolicy_parse("[fd00::]/8:443", false, &e) != NULL,
+	    "a prefix outside the brackets is refused");
+	ok(netpolicy_parse("[fd00::/8]:443", false, &e) == NULL &&
+		e.family == AF_INET6 && e.prefix == 8 && e.port == 443,
+	    "an IPv6 network with a port");
+	ok(netpolicy_parse("::1", false, &e) == NULL && e.prefix == 128 &&
+		e.port == 0,
+	    "a bare IPv6 address");
+	ok(netpolicy_parse("example.org.", false, &e) == NULL &&
+		strcmp(e.name, "example.org") == 0,
+	    "a final dot");
+	ok(netpolicy_parse("0.0.0.0/0", false, &e) == NULL && e.prefix == 0,
+	    "every IPv4 address");
+}
+
+static struct netpolicy
+list(const char *const *allow, const char *const *deny)
+{
+	struct netpolicy np = { 0 };
+
+	for (; allow != NULL && *allow != NULL; allow++)
+		if (netpolicy_add(&np, *allow, false) != NULL)
+			abort();
+	for (; deny != NULL && *deny != NULL; deny++)
+		if (netpolicy_add(&np, *deny, true) != NULL)
+			abort();
+	return np;
+}
+
+/* HOST:PORT as a client asks: NULL (allowed by name) or a reason. */
+static const char *
+by_name(const struct netpolicy *np, const char *host, int port)
+{
+	char h[300];
+	int kind = netpolicy_host(host, h, sizeof(h));
+
+	if (kind != 0)
+		return kind < 0 ? "bad" : "literal";
+	return netpolicy_check_name(np, h, port);
+}
+
+static const char *
+addr(const struct netpolicy *np, const char *text, int port, bool name)
+{
+	unsigned char a[16];
+	int family = strchr(text, ':') != NULL ? AF_INET6 : AF_INET;
+
+	if (inet_pton(family, text, a) != 1)
+		abort();
+	return netpolicy_check_addr(np, family, a, port, name);
+}
+
+static void
+test_names(void)
+{
+	static const char *const allow[] = { "registry.npmjs.org",
+		"*.githubusercontent.com", "git.example:8443", NULL };
+	static const char *const deny[] = { "evil.githubusercontent.com",
+		NULL };
+	struct netpolicy np = list(allow, deny);
+
+	ok(by_name(&np, "registry.npmjs.org", 443) == NULL, "exact, 443");
+	ok(by_name(&np, "REGISTRY.npmjs.org.", 80) == NULL,
+	    "case and final dot");
+	is_str(by_name(&np, "registry.npmjs.org", 22), "port not in allow-list",
+	    "exact, port 22");
+	is_str(by_name(&np, "npmjs.org", 443), "not in allow-list", "parent");
+	is_str(by_name(&np, "xregistry.npmjs.org", 443), "not in allow-list",
+	    "prefix");
+	ok(by_name(&np, "raw.githubusercontent.com", 443) == NULL, "below");
+	ok(by_name(&np, "a.b.githubusercontent.com", 443) == NULL,
+	    "any depth below");
+	is_str(by_name(&np, "githubusercontent.com", 443), "not in allow-list",
+	    "not the apex");
+	is_str(by_name(&np, "xgithubusercontent.com", 443),
+	    "not in allow-list", "not a longer name");
+	is_str(by_name(&np, "evil.githubusercontent.com", 443),
+	    "denied by --deny-host", "carved out");
+	ok(by_name(&np, "git.example", 8443) == NULL, "its own port");
+	is_str(by_name(&np, "git.example", 443), "port not in allow-list",
+	    "only its own port");
+	is_str(by_name(&np, "a..b", 443), "bad", "malformed");
+	is_str(by_name(&np, "127.0.0.1", 443), "literal", "an address");
+	is_str(by_name(&np, "[::1]", 443), "literal", "an IPv6 address");
+	netpolicy_free(&np);
+}
+
+static void
+test_addresses(void)
+{
+	static const char *const allow[] = { "example.org", "127.0.0.1:8080",
+		"10.1.2.0/24:5432", "[fd00::/8]", NULL };
+	static const char *const deny[] = { "10.1.2.7", NULL };
+	struct netpolicy np = list(allow, deny);
+
+	ok(addr(&np, "93.184.216.34", 443, true) == NULL, "global, by name");
+	is_str(addr(&np, "93.184.216.34", 443, false),
+	    "address not in allow-list", "global, as a literal");
+	is_str(addr(&np, "127.0.0.1", 443, true), "loopback address",
+	    "rebinding to loopback");
+	ok(addr(&np, "127.0.0.1", 8080, true) == NULL,
+	    "loopback covered by an address entry");
+	ok(addr(&np, "127.0.0.1", 8080, false) == NULL,
+	    "a covered literal");
+	is_str(addr(&np, "169.254.169.254", 80, true), "link-local address",
+	    "metadata");
+	is_str(addr(&np, "169.254.169.254", 80, false),
+	    "address not in allow-list", "metadata as a literal");
+	is_str(addr(&np, "192.168.1.1", 443, true), "private address",
+	    "private");
+	is_str(addr(&np, "0.0.0.0", 443, true), "unspecified address",
+	    "unspecified");
+	is_str(addr(&np, "224.0.0.1", 443, true), "multicast address",
+	    "multicast");
+	ok(addr(&np, "10.1.2.9", 5432, false) == NULL, "in the network");
+	is_str(addr(&np, "10.1.2.9", 443, false), "port not in allow-list",
+	    "the network's port only");
+	is_str(addr(&np, "10.1.2.7", 5432, false), "denied by --deny-host",
+	    "carved out of the network");
+	is_str(addr(&np, "::1", 443, true), "loopback address", "::1");
+	is_str(addr(&np, "::ffff:127.0.0.1", 443, true), "loopback address",
+	    "mapped loopback");
+	is_str(addr(&np, "fe80::1", 443, true), "link-local address",
+	    "IPv6 link-local");
+	ok(addr(&np, "fd12::1", 443, true) == NULL, "ULA covered");
+	is_str(addr(&np, "fc00::1", 443, true), "private address",
+	    "ULA not covered");
+	is_str(addr(&np, "ff02::1", 443, true), "multicast address",
+	    "IPv6 multicast");
+	ok(addr(&np, "2606:2800:220:1::1", 443, true) == NULL,
+	    "global IPv6 by name");
+	netpolicy_free(&np);
+}
+
+static void
+test_limits(void)
+{
+	struct netpolicy np = { 0 };
+	const char *why = NULL;
+
+	for (int i = 0; i <= NETPOLICY_MAX_ENTRIES && why == NULL; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "h%d.example", i);
+		why = netpolicy_add(&np, name, false);
+	}
+	ok(why != NULL && np.n == NETPOLICY_MAX_ENTRIES,
+	    "at most %d entries", NETPOLICY_MAX_ENTRIES);
+	netpolicy_free(&np);
+	ok(!netpolicy_active(&np), "an empty list allows nothing");
+}
+
+int
+main(void)
+{
+	test_bad_patterns();
+	test_good_patterns();
+	test_names();
+	test_addresses();
+	test_limits();
+	return tap_done();
+}
