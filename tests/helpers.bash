@@ -468,3 +468,40 @@ assert_sbox_message() {
 	*) printf 'expected "sbox-exec: ...", got: %q\n' "$1" >&2; return 1 ;;
 	esac
 }
+
+# --- network by name (--allow-host) -------------------------------------
+
+# start_web DIR [tls]: tests/payloads/web-server.py serving DIR/www on the
+# host's loopback (HTTPS with a throw-away certificate for site.test,
+# DIR/cert.pem, with tls); its port in $WEB_PORT, its request log in
+# DIR/log.
+start_web() {
+	local dir=$1 server args=()
+	server=$(payload web-server.py)
+	rm -f "$dir/port"
+	if [ "${2:-}" = tls ]; then
+		openssl req -x509 -newkey rsa:2048 -nodes -days 1 \
+			-keyout "$dir/key.pem" -out "$dir/cert.pem" \
+			-subj /CN=site.test -addext subjectAltName=DNS:site.test \
+			>/dev/null 2>&1
+		chmod 0644 "$dir/key.pem" "$dir/cert.pem"
+		args=("$dir/cert.pem" "$dir/key.pem")
+	fi
+	bg "$PY" "$server" "$dir/www" "$dir/port" "${args[@]}"
+	wait_for 10 test -s "$dir/port"
+	WEB_PORT=$(cat "$dir/port")
+}
+
+# hsbx ARGS...: sbx ARGS with the file $HOSTS seen as /etc/hosts by
+# sbox-exec and its proxy alone: a private mount namespace made by root,
+# then, in the unprivileged pass, the pass's user.  The machine's
+# /etc/hosts is never touched.
+hsbx() {
+	local drop=()
+	if [ -n "${AS:-}" ]; then
+		drop=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
+	fi
+	unshare -m --propagation private -- sh -c \
+		'mount --bind "$1" /etc/hosts && shift && exec "$@"' \
+		sh "$HOSTS" "${drop[@]}" "$SBOX" "$@"
+}

@@ -1,0 +1,302 @@
+#!/usr/bin/env bats
+# --allow-host and --deny-host: the egress allow-list the launcher serves
+# as a proxy from outside the sandbox (sbox-exec(1), NETWORK BY NAME).
+# Real servers on the host's loopback (tests/payloads/web-server.py);
+# their names come from a hosts file seen only by the sbox-exec under
+# test (hsbx in tests/helpers.bash).  Every pass as root and as an
+# unprivileged user (each_user); every refusal next to the same request
+# working without the sandbox or with the name allowed.
+
+# shellcheck disable=SC2016,SC2030,SC2031
+load helpers
+
+setup() {
+	requires bwrap userns root setpriv
+	command -v curl >/dev/null || skip_or_fail "needs curl"
+	command -v openssl >/dev/null || skip_or_fail "needs openssl"
+	W=$(scratch_dir)
+	mkdir -p "$W/www"
+	echo "hello from site.test" >"$W/www/index.html"
+	chmod -R a+rX "$W"
+	HOSTS=$W/hosts
+	printf '%s\n' "127.0.0.1 site.test other.test" \
+		"169.254.169.254 meta.test" >"$HOSTS"
+	chmod 0644 "$HOSTS"
+}
+
+# The site on the host's loopback, allowed by name and (since its
+# address is loopback) by address: sbox-exec(1) NETWORK BY NAME.
+site_opts() {
+	SITE=(--allow-host="site.test:$WEB_PORT"
+		--allow-host="127.0.0.1:$WEB_PORT")
+}
+
+# --- an allowed name works --------------------------------------------------
+
+pass_http_https_socks() {
+	start_web "$W" tls
+	site_opts
+	# The control: unsandboxed, the site answers.
+	run usr curl -sS --cacert "$W/cert.pem" --resolve "site.test:$WEB_PORT:127.0.0.1" \
+		"https://site.test:$WEB_PORT/index.html"
+	assert_status 0
+	assert_eq "$output" "hello from site.test"
+	run hsbx "${SITE[@]}" --status-fd=3 -- sh -c \
+		'curl -sS --cacert "$1" "https://site.test:$2/index.html" &&
+		 curl -sS -x "socks5h://127.0.0.1:3128" --noproxy "" \
+			--cacert "$1" "https://site.test:$2/index.html"' \
+		sh "$W/cert.pem" "$WEB_PORT" 3>"$W/status"
+	assert_status 0
+	assert_eq "$output" "hello from site.test"$'\n'"hello from site.test"
+	assert_eq "$(jq -r .net "$W/status")" allow-list
+	grep -q "GET /index.html" "$W/log"
+}
+
+@test "an allowed name: HTTPS through CONNECT and through socks5h, status net allow-list" {
+	each_user pass_http_https_socks
+}
+
+pass_plain_http() {
+	start_web "$W"
+	site_opts
+	run hsbx "${SITE[@]}" -- sh -c \
+		'curl -sS "http://site.test:$1/index.html" &&
+		 curl -sS -x "socks5h://127.0.0.1:3128" --noproxy "" "http://site.test:$1/index.html" &&
+		 printf "%s\n" "$HTTP_PROXY" "$ALL_PROXY" "$NO_PROXY" "$NODE_USE_ENV_PROXY"' \
+		sh "$WEB_PORT"
+	assert_status 0
+	assert_eq "$output" "hello from site.test
+hello from site.test
+http://127.0.0.1:3128
+socks5h://127.0.0.1:3128
+localhost,127.0.0.1,::1
+1"
+	# Passed on in origin form, as a server expects it.
+	grep -q "^GET /index.html HTTP/1.1$" "$W/log"
+}
+
+@test "an allowed name: plain HTTP through the proxy, and the proxy variables" {
+	each_user pass_plain_http
+}
+
+pass_git_clone() {
+	command -v git >/dev/null || skip_or_fail "needs git"
+	git init -q --bare "$W/www/repo.git"
+	git clone -q "$W/www/repo.git" "$W/work" 2>/dev/null
+	echo content >"$W/work/file"
+	git -C "$W/work" add file
+	git -C "$W/work" -c user.name=t -c user.email=t@t commit -qm one
+	git -C "$W/work" push -q origin HEAD:refs/heads/main 2>/dev/null
+	git -C "$W/www/repo.git" symbolic-ref HEAD refs/heads/main
+	git -C "$W/www/repo.git" update-server-info
+	chmod -R a+rX "$W/www"
+	mkdir -m 0777 "$W/out"
+	start_web "$W" tls
+	site_opts
+	# stderr: the git audit's warning about the new clone's hooks.
+	run --separate-stderr hsbx "${SITE[@]}" --rw "$W/out" -- sh -c \
+		'GIT_SSL_CAINFO="$1" git clone -q "https://site.test:$2/repo.git" "$3/clone" &&
+		 cat "$3/clone/file"' sh "$W/cert.pem" "$WEB_PORT" "$W/out"
+	assert_status 0
+	assert_eq "$output" content
+	rm -rf "$W/out" "$W/work" "$W/www/repo.git"
+}
+
+@test "git clone over HTTPS of an allowed name" {
+	each_user pass_git_clone
+}
+
+# --- refusals -----------------------------------------------------------
+
+pass_not_listed() {
+	start_web "$W"
+	site_opts
+	# The control: other.test is the same server, allowed here.
+	run hsbx --allow-host="other.test:$WEB_PORT" \
+		--allow-host="127.0.0.1:$WEB_PORT" -- \
+		curl -sS "http://other.test:$WEB_PORT/index.html"
+	assert_status 0
+	assert_eq "$output" "hello from site.test"
+	: >"$W/log"
+	run hsbx "${SITE[@]}" -- sh -c \
+		'curl -sS -o /dev/null -w "%{http_code}\n" "http://other.test:$1/index.html"
+		 curl -sS -w "%{http_code}\n" -x socks5h://127.0.0.1:3128 --noproxy "" \
+			"http://other.test:$1/index.html" 2>&1
+		 curl -sS -p -w "%{http_code}\n" "http://other.test:$1/index.html" 2>&1' \
+		sh "$WEB_PORT"
+	assert_contains "$output" "403"
+	assert_contains "$output" "SOCKS"
+	refute_contains "$output" "hello"
+	assert_eq "$(wc -c <"$W/log")" 0
+}
+
+@test "a name not on the list: 403, the SOCKS refusal, nothing reaches the server" {
+	each_user pass_not_listed
+}
+
+pass_denied_reason() {
+	start_web "$W"
+	run hsbx -v --allow-host='*.test' --deny-host=other.test -- sh -c \
+		'curl -sS "http://other.test/"; curl -sS "http://site.test/"'
+	assert_contains "$output" "other.test port 80: denied by --deny-host"
+	assert_contains "$output" "site.test port 80: resolves to a loopback address"
+	assert_contains "$output" "sbox-exec: network: denied other.test port 80 (denied by --deny-host)"
+}
+
+@test "the refusal's reason: in the 403 and, with -v, on stderr" {
+	each_user pass_denied_reason
+}
+
+pass_rebinding() {
+	start_web "$W"
+	# Allowed by name only: the name leads to 127.0.0.1, which is refused.
+	run hsbx --allow-host="site.test:$WEB_PORT" -- \
+		curl -sS "http://site.test:$WEB_PORT/index.html"
+	assert_eq "$output" "sbox-exec: site.test port $WEB_PORT: resolves to a loopback address"
+	# With an address entry covering it, the same request goes through.
+	site_opts
+	run hsbx "${SITE[@]}" -- curl -sS "http://site.test:$WEB_PORT/index.html"
+	assert_status 0
+	assert_eq "$output" "hello from site.test"
+}
+
+@test "an allowed name that resolves to 127.0.0.1 is refused unless an address entry covers it" {
+	each_user pass_rebinding
+}
+
+pass_metadata() {
+	run hsbx --allow-host=meta.test --allow-host=site.test -- sh -c \
+		'curl -sS http://meta.test/latest/meta-data/
+		 curl -sS -w "%{http_code}\n" http://169.254.169.254/latest/meta-data/
+		 curl -sS -x socks5h://127.0.0.1:3128 --noproxy "" http://169.254.169.254/ 2>&1'
+	assert_contains "$output" "sbox-exec: meta.test port 80: resolves to a link-local address"
+	assert_contains "$output" "sbox-exec: 169.254.169.254 port 80: address not in allow-list"
+	assert_contains "$output" "403"
+	assert_contains "$output" "SOCKS"
+}
+
+@test "169.254.169.254, by name and as an address, is refused" {
+	each_user pass_metadata
+}
+
+pass_direct() {
+	start_web "$W"
+	site_opts
+	# The control: unsandboxed, the host's loopback server answers.
+	run usr curl -sS --noproxy '*' "http://127.0.0.1:$WEB_PORT/index.html"
+	assert_eq "$output" "hello from site.test"
+	run hsbx "${SITE[@]}" -- curl -sS --noproxy '*' \
+		"http://127.0.0.1:$WEB_PORT/index.html"
+	assert_failed "a direct connection to the host's loopback"
+	refute_contains "$output" hello
+}
+
+@test "a direct connection to the host's loopback (the allowed server's address) fails" {
+	each_user pass_direct
+}
+
+pass_abstract() {
+	local client
+	client=$(payload connect.py)
+	start_listener abstract "$W"
+	run usr timeout 10 "$PY" "$client" abstract "$LISTEN_ADDR"
+	assert_eq "$output" pong
+	run hsbx --allow-host=site.test -- timeout 10 "$PY" "$client" abstract "$LISTEN_ADDR"
+	assert_failed "connecting to the host's abstract socket"
+	refute_contains "$output" pong
+	assert_eq "$(connections)" 1
+}
+
+@test "abstract unix sockets stay blocked with --allow-host" {
+	each_user pass_abstract
+}
+
+pass_port_private() {
+	start_web "$W"
+	site_opts
+	mkdir -m 0777 "$W/run"
+	# A sandbox that serves site.test waits until told to end.
+	bg hsbx "${SITE[@]}" --rw "$W/run" -- sh -c \
+		'touch "$1/up"; while [ ! -e "$1/end" ]; do sleep 0.1; done;
+		 curl -sS "http://site.test:$2/index.html" >"$1/late"' sh "$W/run" "$WEB_PORT"
+	on_teardown "touch '$W/run/end'"
+	wait_for 20 test -e "$W/run/up"
+	# Not from the host...
+	run usr curl -sS -x http://127.0.0.1:3128 "http://site.test:$WEB_PORT/index.html"
+	assert_failed "the proxy from the host"
+	refute_contains "$output" hello
+	# ...nor from a second sandbox, with no list or with another list.
+	run hsbx -- curl -sS -x http://127.0.0.1:3128 "http://site.test:$WEB_PORT/index.html"
+	assert_failed "the proxy from a sandbox without --allow-host"
+	refute_contains "$output" hello
+	run hsbx --allow-host=other.test -- curl -sS "http://site.test:$WEB_PORT/index.html"
+	assert_contains "$output" "not in allow-list"
+	refute_contains "$output" hello
+	# The first sandbox's own proxy still serves it.
+	touch "$W/run/end"
+	wait_for 20 test -s "$W/run/late"
+	assert_eq "$(cat "$W/run/late")" "hello from site.test"
+	rm -rf "$W/run"
+}
+
+@test "the proxy port is reachable neither from the host nor from a second sandbox" {
+	each_user pass_port_private
+}
+
+# --- the launcher stays what it was ---------------------------------------
+
+pass_exit_and_signals() {
+	local start pid
+	run hsbx --allow-host=site.test -- sh -c 'exit 7'
+	assert_status 7
+	run hsbx --allow-host=site.test -- sh -c 'kill -TERM $$'
+	assert_status 143
+	# An open tunnel does not hold the exit up.
+	start_web "$W"
+	site_opts
+	start=$(date +%s)
+	run hsbx "${SITE[@]}" -- sh -c \
+		'curl -sS -N -x http://127.0.0.1:3128 -p "telnet://site.test:$1" </dev/zero >/dev/null 2>&1 &
+		 sleep 0.5; exit 3' sh "$WEB_PORT"
+	assert_status 3
+	[ $(($(date +%s) - start)) -lt 5 ]
+	# A signal to the launcher reaches the command, as without the list.
+	mkdir -m 0777 "$W/sig"
+	bg hsbx --allow-host=site.test --rw "$W/sig" -- sh -c \
+		'trap "echo got-term >\"$1/out\"; exit 9" TERM; touch "$1/up"; while :; do sleep 0.1; done' \
+		sh "$W/sig"
+	wait_for 20 test -e "$W/sig/up"
+	# (The [g]: a pattern that does not match the pgrep line itself.)
+	pid=$(pgrep -f -- "^[^ ]*sbox-exec .*--rw $W/si[g]")
+	kill -TERM "$pid"
+	wait_for 10 test -s "$W/sig/out"
+	assert_eq "$(cat "$W/sig/out")" got-term
+	# Nothing left: not the launcher, not bwrap, not the command.
+	wait_for 10 sh -c "! pgrep -f -- '$W/si[g]' >/dev/null"
+	rm -rf "$W/sig"
+}
+
+@test "exit code and signals unchanged, an open tunnel does not delay the exit, nothing left running" {
+	each_user pass_exit_and_signals
+}
+
+# --- bad input ------------------------------------------------------------
+
+@test "malformed patterns, --net, and too many entries: 125 and a clear message, nothing runs" {
+	local bad many=()
+	for bad in '*' '*.' 'a..b' 'example.org:0' 'example.org:65536' \
+		'10.1.2.3/24' "$(printf 'a%.0s' {1..300}).org" 'a.*.org'; do
+		run --separate-stderr "$SBOX_EXEC" --allow-host="$bad" -- touch "$W/ran"
+		assert_status 125
+		assert_sbox_message "$stderr"
+		assert_contains "$stderr" "--allow-host: '"
+	done
+	run --separate-stderr "$SBOX_EXEC" --allow-host=example.org --net -- touch "$W/ran"
+	assert_status 125
+	assert_contains "$stderr" "do not go with --net"
+	for i in $(seq 1 257); do many+=(--allow-host="h$i.example"); done
+	run --separate-stderr "$SBOX_EXEC" "${many[@]}" -- touch "$W/ran"
+	assert_status 125
+	assert_contains "$stderr" "at most 256"
+	[ ! -e "$W/ran" ]
+}
