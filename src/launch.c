@@ -33,12 +33,12 @@
 #include <unistd.h>
 
 #include "bwrap_cmd.h"
+#include "events.h"
 #include "fd.h"
 #include "stage2.h"
 #include "launch.h"
 #include "ready.h"
 #include "pty.h"
-#include "ready.h"
 #include "seccomp.h"
 #include "sysctl.h"
 #include "util.h"
@@ -907,7 +907,7 @@ static int
 proxy(struct relay *r)
 {
 	cleanup_fd int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	int keep[6];
+	int keep[7];
 	size_t nkeep = 0;
 
 	/* The command owns stdin and stdout now; we hold them no more. */
@@ -917,6 +917,8 @@ proxy(struct relay *r)
 	}
 	keep[nkeep++] = r->err_fd;
 	keep[nkeep++] = (int)fwd_pidfd;
+	if (events_fd() >= 0)
+		keep[nkeep++] = events_fd();
 	pty_keep_fds(r->t, keep, &nkeep);
 	fd_sort(keep, nkeep);
 	fd_close_except(keep, nkeep);
