@@ -33,13 +33,13 @@
 #include <unistd.h>
 
 #include "bwrap_cmd.h"
+#include "events.h"
 #include "fd.h"
 #include "netproxy.h"
 #include "stage2.h"
 #include "launch.h"
 #include "ready.h"
 #include "pty.h"
-#include "ready.h"
 #include "seccomp.h"
 #include "sysctl.h"
 #include "util.h"
@@ -910,7 +910,7 @@ static int
 proxy(struct relay *r)
 {
 	cleanup_fd int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	int keep[7];
+	int keep[8];
 	size_t nkeep = 0;
 
 	/* The command owns stdin and stdout now; we hold them no more. */
@@ -920,6 +920,8 @@ proxy(struct relay *r)
 	}
 	keep[nkeep++] = r->err_fd;
 	keep[nkeep++] = (int)fwd_pidfd;
+	if (events_fd() >= 0)
+		keep[nkeep++] = events_fd();
 	keep[nkeep++] = netproxy_fd();
 	pty_keep_fds(r->t, keep, &nkeep);
 	fd_sort(keep, nkeep);
