@@ -128,6 +128,17 @@ pass_not_listed() {
 	assert_contains "$output" "SOCKS"
 	refute_contains "$output" "hello"
 	assert_eq "$(wc -c <"$W/log")" 0
+	# The event names the host refused (sbox-exec(1), EVENTS).
+	run hsbx "${SITE[@]}" --log-fd=3 -- \
+		curl -sS "http://other.test:$WEB_PORT/index.html" 3>"$W/events"
+	assert_eq "$(jq -c 'select(.event == "net-denied")' "$W/events")" \
+		'{"event":"net-denied","host":"other.test","port":'"$WEB_PORT"',"reason":"not in allow-list"}'
+	# With -v, what was allowed too.
+	run hsbx -v "${SITE[@]}" --log-fd=3 -- \
+		curl -sS "http://site.test:$WEB_PORT/index.html" 3>"$W/events"
+	assert_eq "$(jq -c 'select(.event == "net-allowed")' "$W/events")" \
+		'{"event":"net-allowed","host":"site.test","port":'"$WEB_PORT"',"address":"127.0.0.1"}'
+	assert_contains "$output" "sbox-exec: network: allowed site.test port $WEB_PORT (127.0.0.1)"
 }
 
 @test "a name not on the list: 403, the SOCKS refusal, nothing reaches the server" {
@@ -299,4 +310,84 @@ pass_exit_and_signals() {
 	assert_status 125
 	assert_contains "$stderr" "at most 256"
 	[ ! -e "$W/ran" ]
+}
+
+# --- tools that read the proxy variables ----------------------------------
+
+# A registry's answers as static files: npm's document for a package,
+# pip's simple index.
+fake_registries() {
+	echo '{"name":"sboxtestpkg","dist-tags":{"latest":"1.2.3"},"versions":{"1.2.3":{"name":"sboxtestpkg","version":"1.2.3","dist":{"tarball":"http://site.test/sboxtestpkg-1.2.3.tgz","shasum":"0"}}}}' \
+		>"$W/www/sboxtestpkg"
+	mkdir -p "$W/www/simple/sboxtestpkg"
+	echo '<html><body><a href="../../sboxtestpkg-1.2.3-py3-none-any.whl">sboxtestpkg-1.2.3-py3-none-any.whl</a></body></html>' \
+		>"$W/www/simple/sboxtestpkg/index.html"
+	chmod -R a+rX "$W/www"
+}
+
+pass_npm() {
+	fake_registries
+	start_web "$W"
+	site_opts
+	run --separate-stderr hsbx "${SITE[@]}" -- npm view sboxtestpkg version \
+		--registry "http://site.test:$WEB_PORT/" --cache /tmp/npm-cache
+	assert_status 0
+	assert_eq "$output" 1.2.3
+	grep -q "GET /sboxtestpkg" "$W/log"
+	# Not on the list: npm is refused by the proxy, and says so.
+	run hsbx --allow-host=other.test -- npm view sboxtestpkg version \
+		--registry "http://site.test:$WEB_PORT/" --cache /tmp/npm-cache \
+		--fetch-retries=0
+	assert_failed "npm with site.test not on the list"
+	assert_contains "$output" 403
+}
+
+@test "npm honours the proxy variables" {
+	command -v npm >/dev/null || skip "npm is not installed"
+	each_user pass_npm
+}
+
+pass_pip() {
+	fake_registries
+	start_web "$W"
+	site_opts
+	run --separate-stderr hsbx "${SITE[@]}" -- "$PY" -m pip index versions \
+		sboxtestpkg --index-url "http://site.test:$WEB_PORT/simple/" \
+		--trusted-host site.test --no-cache-dir --disable-pip-version-check
+	assert_status 0
+	assert_contains "$output" "sboxtestpkg (1.2.3)"
+	grep -q "GET /simple/sboxtestpkg/" "$W/log"
+}
+
+@test "pip honours the proxy variables" {
+	"$PY" -m pip --version >/dev/null 2>&1 || skip "pip is not installed for $PY"
+	each_user pass_pip
+}
+
+pass_node_fetch() {
+	local major
+	start_web "$W"
+	site_opts
+	major=$(node -p 'process.versions.node.split(".")[0]')
+	run hsbx "${SITE[@]}" -- node -e \
+		'fetch(process.argv[1]).then(r => r.text()).then(t => process.stdout.write(t),
+			e => { console.log("failed", e.cause && e.cause.code); process.exit(1); })' \
+		"http://site.test:$WEB_PORT/index.html"
+	# The sandbox has no other way out: an answer came through the proxy.
+	if [ "$status" = 0 ]; then
+		assert_eq "$output" "hello from site.test"
+	fi
+	if [ "$major" -ge 24 ]; then
+		assert_status 0
+	elif [ "$major" -le 20 ]; then
+		# Node 20's fetch ignores NODE_USE_ENV_PROXY: it connects by
+		# itself and fails closed (sbox-exec(1), NETWORK BY NAME).
+		assert_failed "Node $major's fetch without proxy support"
+		refute_contains "$output" hello
+	fi
+}
+
+@test "Node's fetch: through the proxy with NODE_USE_ENV_PROXY where Node has it, closed where not" {
+	command -v node >/dev/null || skip "node is not installed"
+	each_user pass_node_fetch
 }
