@@ -40,8 +40,7 @@ bool netpolicy_active(const struct netpolicy *);
 void netpolicy_free(struct netpolicy *);
 
 int netpolicy_host(const char *, char *, size_t);
-const char *netpolicy_check_name(const struct netpolicy *, const char *,
-    int);
+const char *netpolicy_check_name(const struct netpolicy *, const char *, int);
 const char *netpolicy_check_addr(const struct netpolicy *, int,
     const unsigned char *, int, bool);
 const char *netpolicy_special(int, const unsigned char *);

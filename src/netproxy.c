@@ -73,7 +73,7 @@ struct conn {
 	struct netreq r;
 	char why[128];
 	char addr[INET6_ADDRSTRLEN];
-	bool denied; /* refused by the list, not failed */
+	bool denied;	     /* refused by the list, not failed */
 	unsigned char socks; /* SOCKS5's reply code for the refusal */
 };
 
@@ -169,9 +169,9 @@ connect_allowed(struct conn *c, const struct addrinfo *ai, bool by_name)
 	for (; ai != NULL; ai = ai->ai_next) {
 		const unsigned char *a = ai->ai_family == AF_INET ?
 		    (const unsigned char *)&((struct sockaddr_in *)ai->ai_addr)
-			  ->sin_addr :
+			->sin_addr :
 		    (const unsigned char *)&((struct sockaddr_in6 *)ai->ai_addr)
-			  ->sin6_addr;
+			->sin6_addr;
 		const char *why = netpolicy_check_addr(px.np, ai->ai_family, a,
 		    c->r.port, by_name);
 		int fd;
@@ -272,8 +272,8 @@ read_request(struct conn *c, unsigned char *in, size_t *len, size_t cap)
 	if (read_more(c->client, in, len, cap, deadline) < 0)
 		return -1;
 	if (in[0] != 5) {
-		while ((st = netreq_http((char *)in, *len, &c->r)) ==
-			NETREQ_MORE)
+		while (
+		    (st = netreq_http((char *)in, *len, &c->r)) == NETREQ_MORE)
 			if (read_more(c->client, in, len, cap, deadline) < 0)
 				return -1;
 		if (st == NETREQ_DONE)
@@ -303,8 +303,8 @@ read_request(struct conn *c, unsigned char *in, size_t *len, size_t cap)
 static int
 answer(struct conn *c)
 {
-	static const char established[] =
-	    "HTTP/1.1 200 Connection established\r\n\r\n";
+	static const char
+	    established[] = "HTTP/1.1 200 Connection established\r\n\r\n";
 
 	report(c, c->up >= 0);
 	if (c->up < 0) {
@@ -317,7 +317,8 @@ answer(struct conn *c)
 	}
 	switch (c->r.kind) {
 	case NETREQ_CONNECT:
-		return send_all(c->client, established, sizeof(established) - 1);
+		return send_all(c->client, established,
+		    sizeof(established) - 1);
 	case NETREQ_SOCKS5:
 		socks_reply(c->client, 0);
 		return 0;
@@ -341,7 +342,8 @@ pump_step(struct pump *p, short src_ev, short dst_ev)
 {
 	ssize_t n;
 
-	if (!p->eof && p->pending == 0 && (src_ev & (POLLIN | POLLHUP | POLLERR))) {
+	if (!p->eof && p->pending == 0 &&
+	    (src_ev & (POLLIN | POLLHUP | POLLERR))) {
 		n = splice(p->src, NULL, p->pipe[1], NULL, PIPE_CHUNK,
 		    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 		if (n == 0)
@@ -393,8 +395,10 @@ relay(int a, int b)
 	(void)fcntl(b, F_SETFL, fcntl(b, F_GETFL) | O_NONBLOCK);
 	while (!p[0].done || !p[1].done) {
 		struct pollfd pfd[2] = {
-			{ a, (short)(want(&p[0], true) | want(&p[1], false)), 0 },
-			{ b, (short)(want(&p[1], true) | want(&p[0], false)), 0 },
+			{ a, (short)(want(&p[0], true) | want(&p[1], false)),
+			    0 },
+			{ b, (short)(want(&p[1], true) | want(&p[0], false)),
+			    0 },
 		};
 
 		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
@@ -453,8 +457,8 @@ accept_main(void *unused)
 		if (c < 0) {
 			if (errno == EMFILE || errno == ENFILE ||
 			    errno == ENOBUFS || errno == ENOMEM)
-				(void)nanosleep(
-				    &(struct timespec){ 0, 50 * 1000 * 1000 },
+				(void)nanosleep(&(struct timespec){ 0,
+						    50 * 1000 * 1000 },
 				    NULL);
 			else if (errno != EINTR && errno != ECONNABORTED)
 				return NULL;

@@ -243,8 +243,8 @@ netreq_http(const char *in, size_t len, struct netreq *r)
 	n = (size_t)(nl - in);
 	if (n > 0 && in[n - 1] == '\r')
 		n--;
-	if (!printable(in, n) || words(in, n, w, wl) < 0 ||
-	    wl[2] != 8 || strncmp(w[2], "HTTP/1.", 7) != 0)
+	if (!printable(in, n) || words(in, n, w, wl) < 0 || wl[2] != 8 ||
+	    strncmp(w[2], "HTTP/1.", 7) != 0)
 		return bad(r, "not an HTTP/1 request line", 0);
 	if (wl[0] == 7 && memcmp(w[0], "CONNECT", 7) == 0) {
 		r->kind = NETREQ_CONNECT;

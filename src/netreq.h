@@ -36,8 +36,7 @@ struct netreq {
 
 enum netreq_state netreq_http(const char *, size_t, struct netreq *);
 enum netreq_state netreq_socks_hello(const unsigned char *, size_t, size_t *);
-enum netreq_state netreq_socks(const unsigned char *, size_t,
-    struct netreq *);
+enum netreq_state netreq_socks(const unsigned char *, size_t, struct netreq *);
 void netreq_free(struct netreq *);
 
 #endif

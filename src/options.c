@@ -280,9 +280,9 @@ options_check_value(enum opt_id id, const char *value)
 		const char *why = netpolicy_parse(value, id == OPT_DENY_HOST,
 		    &e);
 
-		return why == NULL ? NULL :
-				     xasprintf("--%s: '%s': %s", name, value,
-					 why);
+		return why == NULL ?
+		    NULL :
+		    xasprintf("--%s: '%s': %s", name, value, why);
 	}
 	case OPT_KEEP_FD:
 	case OPT_STATUS_FD:

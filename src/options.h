@@ -65,10 +65,9 @@ enum opt_section {
 	    "\tshare the host network")                                        \
 	X(ALLOW_HOST, "allow-host", 0, required_argument, SCOPE_ANYWHERE,      \
 	    SECTION_NETWORK,                                                   \
-	    "=PATTERN[:PORT]\treach this host through the launcher's proxy")    \
+	    "=PATTERN[:PORT]\treach this host through the launcher's proxy")   \
 	X(DENY_HOST, "deny-host", 0, required_argument, SCOPE_ANYWHERE,        \
-	    SECTION_NETWORK,                                                   \
-	    "=PATTERN[:PORT]\tan exception to --allow-host")                   \
+	    SECTION_NETWORK, "=PATTERN[:PORT]\tan exception to --allow-host")  \
 	X(CHDIR, "chdir", 'C', required_argument, SCOPE_ANYWHERE,              \
 	    SECTION_PROCESS,                                                   \
 	    "=DIR\tworking directory inside (default: the current one)")       \

@@ -61,9 +61,9 @@ struct policy {
 	enum fs_mode fs;
 	bool net;
 	struct netpolicy egress; /* --allow-host, --deny-host */
-	bool tty;    /* keep the controlling terminal */
-	char *cwd;   /* working directory of sbox-exec */
-	char *chdir; /* working directory inside, absolute */
+	bool tty;		 /* keep the controlling terminal */
+	char *cwd;		 /* working directory of sbox-exec */
+	char *chdir;		 /* working directory inside, absolute */
 	struct mount *mounts;
 	size_t nmounts, mounts_cap;
 	struct envop *env;

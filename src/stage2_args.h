@@ -42,7 +42,7 @@ struct stage2_args {
 	int keep[STAGE2_ARGS_MAX_KEEP_FDS];
 	size_t nkeep;
 	enum stage2_mode mode;
-	int proxy_port; /* 0: no proxy */
+	int proxy_port;	       /* 0: no proxy */
 	char *const *writable; /* NWRITABLE absolute paths */
 	size_t nwritable;
 	char *const *command; /* NULL-terminated; NULL for STAGE2_CHECK */

@@ -12,11 +12,11 @@ static void
 test_bad_patterns(void)
 {
 	static const char *const bad[] = { "*", "*.", "a..b", "", ".",
-		"example.org:0", "example.org:65536", "example.org:",
-		"example.org:80x", "10.1.2.3/24", "10.0.0.0/33", "fd00::1/8",
-		"a.*.org", "*example.org", "-a.org", "a-.org", "[::1",
-		"[::1]x", "a b.org", "**.org", "10.0.0.0/", "10.0.0.0/08",
-		"xn--a\x01.org", "example.org:08" };
+		"example.org:0", "example.org:65536",
+		"example.org:", "example.org:80x", "10.1.2.3/24", "10.0.0.0/33",
+		"fd00::1/8", "a.*.org", "*example.org", "-a.org", "a-.org",
+		"[::1", "[::1]x", "a b.org", "**.org", "10.0.0.0/",
+		"10.0.0.0/08", "xn--a\x01.org", "example.org:08" };
 	struct np_entry e;
 	char longname[300];
 
@@ -38,8 +38,8 @@ test_good_patterns(void)
 	struct np_entry e;
 
 	ok(netpolicy_parse("Registry.NPMJS.org", false, &e) == NULL &&
-		e.kind == NP_NAME && strcmp(e.name, "registry.npmjs.org") == 0 &&
-		e.port == 0,
+		e.kind == NP_NAME &&
+		strcmp(e.name, "registry.npmjs.org") == 0 && e.port == 0,
 	    "a name, lower-cased, default ports");
 	ok(netpolicy_parse("*.githubusercontent.com", false, &e) == NULL &&
 		e.kind == NP_SUFFIX &&
@@ -123,8 +123,8 @@ test_names(void)
 	    "any depth below");
 	is_str(by_name(&np, "githubusercontent.com", 443), "not in allow-list",
 	    "not the apex");
-	is_str(by_name(&np, "xgithubusercontent.com", 443),
-	    "not in allow-list", "not a longer name");
+	is_str(by_name(&np, "xgithubusercontent.com", 443), "not in allow-list",
+	    "not a longer name");
 	is_str(by_name(&np, "evil.githubusercontent.com", 443),
 	    "denied by --deny-host", "carved out");
 	ok(by_name(&np, "git.example", 8443) == NULL, "its own port");
@@ -151,8 +151,7 @@ test_addresses(void)
 	    "rebinding to loopback");
 	ok(addr(&np, "127.0.0.1", 8080, true) == NULL,
 	    "loopback covered by an address entry");
-	ok(addr(&np, "127.0.0.1", 8080, false) == NULL,
-	    "a covered literal");
+	ok(addr(&np, "127.0.0.1", 8080, false) == NULL, "a covered literal");
 	is_str(addr(&np, "169.254.169.254", 80, true), "link-local address",
 	    "metadata");
 	is_str(addr(&np, "169.254.169.254", 80, false),
@@ -195,8 +194,8 @@ test_limits(void)
 		snprintf(name, sizeof(name), "h%d.example", i);
 		why = netpolicy_add(&np, name, false);
 	}
-	ok(why != NULL && np.n == NETPOLICY_MAX_ENTRIES,
-	    "at most %d entries", NETPOLICY_MAX_ENTRIES);
+	ok(why != NULL && np.n == NETPOLICY_MAX_ENTRIES, "at most %d entries",
+	    NETPOLICY_MAX_ENTRIES);
 	netpolicy_free(&np);
 	ok(!netpolicy_active(&np), "an empty list allows nothing");
 }

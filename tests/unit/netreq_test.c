@@ -17,7 +17,8 @@ test_connect(void)
 {
 	struct netreq r;
 
-	ok(http("CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n",
+	ok(http(
+	       "CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n",
 	       &r) == NETREQ_DONE &&
 		r.kind == NETREQ_CONNECT &&
 		strcmp(r.host, "example.org") == 0 && r.port == 443 &&
@@ -52,7 +53,8 @@ test_absolute(void)
 {
 	struct netreq r;
 
-	ok(http("GET http://Example.org/a/b?c HTTP/1.1\r\nHost: example.org\r\nProxy-Connection: keep-alive\r\nAccept: */*\r\n\r\nBODY",
+	ok(http(
+	       "GET http://Example.org/a/b?c HTTP/1.1\r\nHost: example.org\r\nProxy-Connection: keep-alive\r\nAccept: */*\r\n\r\nBODY",
 	       &r) == NETREQ_DONE &&
 		r.kind == NETREQ_HTTP && r.port == 80,
 	    "absolute form");
@@ -67,12 +69,14 @@ test_absolute(void)
 	    "GET / HTTP/1.0\r\nHost: example.org:8080\r\nConnection: close\r\n\r\n",
 	    "a path and a Host added");
 	netreq_free(&r);
-	ok(http("GET http://example.org/ HTTP/1.1\r\nHost: evil.example\r\n\r\n",
+	ok(http(
+	       "GET http://example.org/ HTTP/1.1\r\nHost: evil.example\r\n\r\n",
 	       &r) == NETREQ_BAD &&
 		strstr(r.why, "Host") != NULL,
 	    "a Host header that is not the URL's");
 	netreq_free(&r);
-	ok(http("GET http://example.org/ HTTP/1.1\r\nHost: example.org\r\nHost: example.org\r\n\r\n",
+	ok(http(
+	       "GET http://example.org/ HTTP/1.1\r\nHost: example.org\r\nHost: example.org\r\n\r\n",
 	       &r) == NETREQ_BAD,
 	    "two Host headers");
 	netreq_free(&r);
