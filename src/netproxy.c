@@ -32,6 +32,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -39,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,7 +52,7 @@
 #define REQUEST_TIMEOUT_S 10 /* for the request, and to connect */
 #define MAX_CONNECTIONS 1024 /* at once; more are closed at once */
 #define CONN_STACK (256 * 1024)
-#define PIPE_CHUNK (1 << 16)
+#define PIPE_SIZE (1 << 20)
 
 static struct {
 	int fd; /* listening, inside the sandbox's namespace */
@@ -332,35 +334,55 @@ answer(struct conn *c)
 struct pump {
 	int src, dst;
 	int pipe[2];
+	size_t cap;	/* the pipe's size */
 	size_t pending; /* in the pipe */
 	bool eof, done;
 };
 
-/* Move what can move in P without blocking; -1 on an error. */
-static int
-pump_step(struct pump *p, short src_ev, short dst_ev)
+/* One splice for P: from its source into the pipe (IN), or out of it.
+ * The bytes moved, 0 for none now, -1 on an error. */
+static ssize_t
+pump_move(struct pump *p, bool in)
 {
-	ssize_t n;
+	ssize_t n = in ?
+	    splice(p->src, NULL, p->pipe[1], NULL, p->cap - p->pending,
+		SPLICE_F_MOVE | SPLICE_F_NONBLOCK) :
+	    splice(p->pipe[0], NULL, p->dst, NULL, p->pending,
+		SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 
-	if (!p->eof && p->pending == 0 &&
-	    (src_ev & (POLLIN | POLLHUP | POLLERR))) {
-		n = splice(p->src, NULL, p->pipe[1], NULL, PIPE_CHUNK,
-		    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-		if (n == 0)
-			p->eof = true;
-		else if (n > 0)
-			p->pending = (size_t)n;
-		else if (errno != EAGAIN && errno != EINTR)
-			return -1;
-	}
-	(void)dst_ev; /* the write is tried whenever bytes wait */
-	if (p->pending > 0) {
-		n = splice(p->pipe[0], NULL, p->dst, NULL, p->pending,
-		    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-		if (n > 0)
-			p->pending -= (size_t)n;
-		else if (n == 0 || (errno != EAGAIN && errno != EINTR))
-			return -1;
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR ? 0 : -1;
+	if (n == 0 && in)
+		p->eof = true;
+	else if (n == 0)
+		return -1;
+	return n;
+}
+
+/*
+ * Move what can move in P without blocking, a bounded number of times
+ * so that the other direction gets its turn; -1 on an error.
+ */
+static int
+pump_step(struct pump *p)
+{
+	for (int round = 0; round < 16; round++) {
+		ssize_t got = 0, put = 0;
+
+		if (!p->eof && p->pending < p->cap) {
+			got = pump_move(p, true);
+			if (got < 0)
+				return -1;
+			p->pending += (size_t)got;
+		}
+		if (p->pending > 0) {
+			put = pump_move(p, false);
+			if (put < 0)
+				return -1;
+			p->pending -= (size_t)put;
+		}
+		if (got == 0 && put == 0)
+			break;
 	}
 	if (p->eof && p->pending == 0 && !p->done) {
 		/* The half-close, passed on. */
@@ -374,43 +396,58 @@ static short
 want(const struct pump *p, bool as_src)
 {
 	if (as_src)
-		return !p->eof && p->pending == 0 ? POLLIN : 0;
+		return !p->eof && p->pending < p->cap ? POLLIN : 0;
 	return p->pending > 0 ? POLLOUT : 0;
+}
+
+/* P's pipe, as large as the kernel lets us make it (fewer wake-ups for a
+ * bulk transfer; its pages are used only while bytes wait in it). */
+static int
+pump_open(struct pump *p)
+{
+	int size;
+
+	if (pipe2(p->pipe, O_CLOEXEC) < 0)
+		return -1;
+	size = fcntl(p->pipe[1], F_SETPIPE_SZ, PIPE_SIZE);
+	if (size < 0)
+		size = fcntl(p->pipe[1], F_GETPIPE_SZ);
+	p->cap = size > 0 ? (size_t)size : 65536;
+	return 0;
 }
 
 /* Relay between A and B until both directions are closed. */
 static void
 relay(int a, int b)
 {
-	struct pump p[2] = { { .src = a, .dst = b }, { .src = b, .dst = a } };
+	struct pump p[2] = { { .src = a, .dst = b, .pipe = { -1, -1 } },
+		{ .src = b, .dst = a, .pipe = { -1, -1 } } };
 
-	if (pipe2(p[0].pipe, O_CLOEXEC) < 0)
-		return;
-	if (pipe2(p[1].pipe, O_CLOEXEC) < 0) {
-		close(p[0].pipe[0]);
-		close(p[0].pipe[1]);
-		return;
-	}
-	(void)fcntl(a, F_SETFL, fcntl(a, F_GETFL) | O_NONBLOCK);
-	(void)fcntl(b, F_SETFL, fcntl(b, F_GETFL) | O_NONBLOCK);
-	while (!p[0].done || !p[1].done) {
-		struct pollfd pfd[2] = {
-			{ a, (short)(want(&p[0], true) | want(&p[1], false)),
-			    0 },
-			{ b, (short)(want(&p[1], true) | want(&p[0], false)),
-			    0 },
-		};
+	if (pump_open(&p[0]) == 0 && pump_open(&p[1]) == 0) {
+		(void)fcntl(a, F_SETFL, fcntl(a, F_GETFL) | O_NONBLOCK);
+		(void)fcntl(b, F_SETFL, fcntl(b, F_GETFL) | O_NONBLOCK);
+		while (!p[0].done || !p[1].done) {
+			struct pollfd pfd[2] = {
+				{ a,
+				    (short)(want(&p[0], true) |
+					want(&p[1], false)),
+				    0 },
+				{ b,
+				    (short)(want(&p[1], true) |
+					want(&p[0], false)),
+				    0 },
+			};
 
-		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
-			break;
-		if (pump_step(&p[0], pfd[0].revents, pfd[1].revents) < 0 ||
-		    pump_step(&p[1], pfd[1].revents, pfd[0].revents) < 0)
-			break;
+			if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+				break;
+			if (pump_step(&p[0]) < 0 || pump_step(&p[1]) < 0)
+				break;
+		}
 	}
-	for (int i = 0; i < 2; i++) {
-		close(p[i].pipe[0]);
-		close(p[i].pipe[1]);
-	}
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++)
+			if (p[i].pipe[j] >= 0)
+				close(p[i].pipe[j]);
 }
 
 /* A connection's thread: the request, the decision, the relay. */
@@ -446,6 +483,13 @@ static void *
 accept_main(void *unused)
 {
 	(void)unused;
+	/*
+	 * The launcher waits as SCHED_BATCH (launch.c); the relay is the
+	 * command's traffic and must not wait behind other tasks' slices.
+	 * This thread's policy, inherited by the connections' threads.
+	 */
+	(void)syscall(SYS_sched_setscheduler, 0, SCHED_OTHER,
+	    &(struct sched_param){ 0 });
 	pthread_mutex_lock(&px.lock);
 	while (!px.go)
 		pthread_cond_wait(&px.cond, &px.lock);

@@ -19,6 +19,7 @@ same(const struct stage2_args *x, const struct stage2_args *y)
 	size_t n = 0;
 
 	if (x->userns != y->userns || x->ctrl != y->ctrl ||
+	    x->proxy_port != y->proxy_port ||
 	    x->saved_stderr != y->saved_stderr || x->nkeep != y->nkeep ||
 	    x->mode != y->mode || x->nwritable != y->nwritable ||
 	    (x->command == NULL) != (y->command == NULL))
@@ -66,6 +67,9 @@ test_round_trips(void)
 		.command = cmd };
 
 	round_trip(&a, "run, nothing kept, no writable paths");
+	a.proxy_port = 3128;
+	round_trip(&a, "run with the proxy's port (--allow-host)");
+	a.proxy_port = 0;
 	a.mode = STAGE2_RUN_TTY;
 	a.keep[0] = 0;
 	a.keep[1] = 9;
@@ -136,6 +140,16 @@ test_malformed(void)
 	    "--", "true", NULL);
 	refused("a mode with a suffix", "not a mode", F, "1", "7", "8", "-",
 	    "check-tty", "--", NULL);
+	refused("a proxy port of 0", "not a mode", F, "1", "7", "8", "-",
+	    "run:0", "--", "true", NULL);
+	refused("a proxy port too large", "not a mode", F, "1", "7", "8", "-",
+	    "run:65536", "--", "true", NULL);
+	refused("a proxy port with a leading zero", "not a mode", F, "1", "7",
+	    "8", "-", "run:03128", "--", "true", NULL);
+	refused("an empty proxy port", "not a mode", F, "1", "7", "8", "-",
+	    "run:", "--", "true", NULL);
+	refused("a proxy port with junk", "not a mode", F, "1", "7", "8", "-",
+	    "run:3128x", "--", "true", NULL);
 	refused("a mode prefix", "not a mode", F, "1", "7", "8", "-", "runs",
 	    "--", "true", NULL);
 	refused("an empty mode", "not a mode", F, "1", "7", "8", "-", "", "--",
