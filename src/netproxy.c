@@ -30,7 +30,6 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -52,6 +51,7 @@
 #define REQUEST_TIMEOUT_S 10 /* for the request, and to connect */
 #define MAX_CONNECTIONS 1024 /* at once; more are closed at once */
 #define CONN_STACK (256 * 1024)
+#define PUMP_STACK (64 * 1024)
 #define PIPE_SIZE (1 << 20)
 
 static struct {
@@ -62,7 +62,8 @@ static struct {
 	pthread_cond_t cond;
 	bool go;
 	atomic_int active;
-	pthread_attr_t attr;
+	pthread_attr_t attr;	  /* a connection's thread: detached */
+	pthread_attr_t pump_attr; /* its relay's second thread: joined */
 } px = {
 	.fd = -1,
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -334,70 +335,50 @@ answer(struct conn *c)
 struct pump {
 	int src, dst;
 	int pipe[2];
-	size_t cap;	/* the pipe's size */
-	size_t pending; /* in the pipe */
-	bool eof, done;
+	size_t cap; /* the pipe's size */
 };
 
-/* One splice for P: from its source into the pipe (IN), or out of it.
- * The bytes moved, 0 for none now, -1 on an error. */
-static ssize_t
-pump_move(struct pump *p, bool in)
-{
-	ssize_t n = in ?
-	    splice(p->src, NULL, p->pipe[1], NULL, p->cap - p->pending,
-		SPLICE_F_MOVE | SPLICE_F_NONBLOCK) :
-	    splice(p->pipe[0], NULL, p->dst, NULL, p->pending,
-		SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-
-	if (n < 0)
-		return errno == EAGAIN || errno == EINTR ? 0 : -1;
-	if (n == 0 && in)
-		p->eof = true;
-	else if (n == 0)
-		return -1;
-	return n;
-}
-
 /*
- * Move what can move in P without blocking, a bounded number of times
- * so that the other direction gets its turn; -1 on an error.
+ * Move P's bytes until its source ends, then pass the half-close on.  On
+ * an error both sockets are shut down, which ends the other direction's
+ * blocking splice too.
  */
-static int
-pump_step(struct pump *p)
+static void
+pump_run(struct pump *p)
 {
-	for (int round = 0; round < 16; round++) {
-		ssize_t got = 0, put = 0;
+	for (;;) {
+		ssize_t n = splice(p->src, NULL, p->pipe[1], NULL, p->cap,
+		    SPLICE_F_MOVE);
 
-		if (!p->eof && p->pending < p->cap) {
-			got = pump_move(p, true);
-			if (got < 0)
-				return -1;
-			p->pending += (size_t)got;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0) {
+			(void)shutdown(p->dst, SHUT_WR);
+			return;
 		}
-		if (p->pending > 0) {
-			put = pump_move(p, false);
-			if (put < 0)
-				return -1;
-			p->pending -= (size_t)put;
-		}
-		if (got == 0 && put == 0)
+		if (n < 0)
 			break;
+		while (n > 0) {
+			ssize_t m = splice(p->pipe[0], NULL, p->dst, NULL,
+			    (size_t)n, SPLICE_F_MOVE);
+
+			if (m < 0 && errno == EINTR)
+				continue;
+			if (m <= 0)
+				goto failed;
+			n -= m;
+		}
 	}
-	if (p->eof && p->pending == 0 && !p->done) {
-		/* The half-close, passed on. */
-		(void)shutdown(p->dst, SHUT_WR);
-		p->done = true;
-	}
-	return 0;
+failed:
+	(void)shutdown(p->src, SHUT_RDWR);
+	(void)shutdown(p->dst, SHUT_RDWR);
 }
 
-static short
-want(const struct pump *p, bool as_src)
+static void *
+pump_main(void *arg)
 {
-	if (as_src)
-		return !p->eof && p->pending < p->cap ? POLLIN : 0;
-	return p->pending > 0 ? POLLOUT : 0;
+	pump_run(arg);
+	return NULL;
 }
 
 /* P's pipe, as large as the kernel lets us make it (fewer wake-ups for a
@@ -416,33 +397,22 @@ pump_open(struct pump *p)
 	return 0;
 }
 
-/* Relay between A and B until both directions are closed. */
+/*
+ * Relay between A and B until both directions are closed: this thread
+ * one way, a second (with a smaller stack) the other, each in blocking
+ * splice(2) calls, which measured faster than one thread polling both.
+ */
 static void
 relay(int a, int b)
 {
 	struct pump p[2] = { { .src = a, .dst = b, .pipe = { -1, -1 } },
 		{ .src = b, .dst = a, .pipe = { -1, -1 } } };
+	pthread_t back;
 
-	if (pump_open(&p[0]) == 0 && pump_open(&p[1]) == 0) {
-		(void)fcntl(a, F_SETFL, fcntl(a, F_GETFL) | O_NONBLOCK);
-		(void)fcntl(b, F_SETFL, fcntl(b, F_GETFL) | O_NONBLOCK);
-		while (!p[0].done || !p[1].done) {
-			struct pollfd pfd[2] = {
-				{ a,
-				    (short)(want(&p[0], true) |
-					want(&p[1], false)),
-				    0 },
-				{ b,
-				    (short)(want(&p[1], true) |
-					want(&p[0], false)),
-				    0 },
-			};
-
-			if (poll(pfd, 2, -1) < 0 && errno != EINTR)
-				break;
-			if (pump_step(&p[0]) < 0 || pump_step(&p[1]) < 0)
-				break;
-		}
+	if (pump_open(&p[0]) == 0 && pump_open(&p[1]) == 0 &&
+	    pthread_create(&back, &px.pump_attr, pump_main, &p[1]) == 0) {
+		pump_run(&p[0]);
+		pthread_join(back, NULL);
 	}
 	for (int i = 0; i < 2; i++)
 		for (int j = 0; j < 2; j++)
@@ -560,6 +530,8 @@ netproxy_start(int fd, const struct netpolicy *np, bool verbose,
 	pthread_attr_init(&px.attr);
 	pthread_attr_setdetachstate(&px.attr, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&px.attr, CONN_STACK);
+	pthread_attr_init(&px.pump_attr);
+	pthread_attr_setstacksize(&px.pump_attr, PUMP_STACK);
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	rc = pthread_create(&t, &px.attr, accept_main, NULL);
