@@ -910,7 +910,7 @@ static int
 proxy(struct relay *r)
 {
 	cleanup_fd int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	int keep[8];
+	int keep[8], code;
 	size_t nkeep = 0;
 
 	/* The command owns stdin and stdout now; we hold them no more. */
@@ -929,7 +929,9 @@ proxy(struct relay *r)
 	/* --allow-host: connections are accepted from now on. */
 	if (netproxy_fd() >= 0)
 		netproxy_serve();
-	return relay_loop(r);
+	code = relay_loop(r);
+	netproxy_stop();
+	return code;
 }
 
 /*

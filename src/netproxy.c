@@ -55,9 +55,10 @@
 #define PIPE_SIZE (1 << 20)
 
 static struct {
-	int fd; /* listening, inside the sandbox's namespace */
-	const struct netpolicy *np;
+	int fd;		     /* listening, inside the sandbox's namespace */
+	struct netpolicy np; /* our own copy: the caller's is freed first */
 	bool verbose;
+	atomic_bool stopped; /* the command has ended: no more events */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	bool go;
@@ -139,6 +140,12 @@ report(const struct conn *c, bool allowed)
 {
 	struct event ev;
 
+	/*
+	 * After the command's end ("exit" is the last event), silence.  Not
+	 * under a lock: a write to a full stderr must not hold up the exit.
+	 */
+	if (atomic_load(&px.stopped))
+		return;
 	if (!allowed || px.verbose) {
 		event_start(&ev, allowed ? "net-allowed" : "net-denied");
 		event_str(&ev, "host", c->r.host);
@@ -175,7 +182,7 @@ connect_allowed(struct conn *c, const struct addrinfo *ai, bool by_name)
 			->sin_addr :
 		    (const unsigned char *)&((struct sockaddr_in6 *)ai->ai_addr)
 			->sin6_addr;
-		const char *why = netpolicy_check_addr(px.np, ai->ai_family, a,
+		const char *why = netpolicy_check_addr(&px.np, ai->ai_family, a,
 		    c->r.port, by_name);
 		int fd;
 
@@ -222,7 +229,7 @@ decide(struct conn *c)
 	if (kind < 0)
 		why = "not a host name or address";
 	else if (kind == 0)
-		why = netpolicy_check_name(px.np, host, c->r.port);
+		why = netpolicy_check_name(&px.np, host, c->r.port);
 	if (why != NULL) {
 		snprintf(c->why, sizeof(c->why), "%s", why);
 		return -1;
@@ -525,7 +532,9 @@ netproxy_start(int fd, const struct netpolicy *np, bool verbose,
 		return -1;
 	}
 	px.fd = fd;
-	px.np = np;
+	px.np.v = xreallocarray(NULL, np->n, sizeof(*np->v));
+	memcpy(px.np.v, np->v, np->n * sizeof(*np->v));
+	px.np.n = px.np.cap = np->n;
 	px.verbose = verbose;
 	pthread_attr_init(&px.attr);
 	pthread_attr_setdetachstate(&px.attr, PTHREAD_CREATE_DETACHED);
@@ -551,6 +560,14 @@ int
 netproxy_fd(void)
 {
 	return px.fd;
+}
+
+/* The command has ended: the launcher is about to say so and exit, and
+ * nothing the proxy's threads still do may be reported after that. */
+void
+netproxy_stop(void)
+{
+	atomic_store(&px.stopped, true);
 }
 
 /* Start accepting: the launcher has closed what it does not keep. */

@@ -18,5 +18,6 @@
 int netproxy_start(int, const struct netpolicy *, bool, struct sbox_error *);
 int netproxy_fd(void);
 void netproxy_serve(void);
+void netproxy_stop(void);
 
 #endif
