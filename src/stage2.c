@@ -237,9 +237,12 @@ check_file(const char *path, int depth, char *why, size_t len)
 		snprintf(why, len, "%s: %s", path, strerror(errno));
 		return REFUSED;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Not blocking: a file replaced by a FIFO since stat() is no file. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return RUNS; /* execute-only: the kernel can still read it */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return RUNS; /* changed under us: execve() will say */
 	n = read(fd, head, sizeof(head) - 1);
 	head[n > 0 ? n : 0] = '\0';
 	if (n >= 2 && head[0] == '#' && head[1] == '!')
