@@ -170,6 +170,40 @@ machine_runs(int m)
 }
 
 static int check_file(const char *, int, char *, size_t);
+static void lookup_command(const char *, const char *, struct lookup *);
+
+/*
+ * "#!/usr/bin/env NAME", the usual first line of a script run by node or
+ * python3: whether NAME is on the PATH the script gets, as env will look
+ * for it.  ARG is the rest of the "#!" line; one that starts with an
+ * option or an assignment is env's business, not checked.
+ */
+static int
+check_env_target(const char *path, char *arg, char *why, size_t len)
+{
+	static int nested; /* a script run by env through env, ... */
+	struct lookup *lk;
+	int r = RUNS;
+
+	arg[strcspn(arg, " \t\n")] = '\0';
+	if (arg[0] == '\0' || arg[0] == '-' || strchr(arg, '=') != NULL ||
+	    strchr(arg, '/') != NULL || nested > 4)
+		return RUNS;
+	lk = malloc(sizeof(*lk));
+	if (lk == NULL)
+		return RUNS;
+	nested++;
+	lookup_command(arg, getenv("PATH"), lk);
+	nested--;
+	if (lk->kind != STAGE2_FOUND) {
+		snprintf(why, len,
+		    "%s: its interpreter %s (run by env) is not on the sandbox's PATH",
+		    path, arg);
+		r = REFUSED;
+	}
+	free(lk);
+	return r;
+}
 
 /* A "#!" script at PATH, its first line at HEAD: runs when its
  * interpreter does, as the kernel reads it (one word after "#!"). */
@@ -177,8 +211,12 @@ static int
 check_script(const char *path, char *head, int depth, char *why, size_t len)
 {
 	char *interp = head + 2 + strspn(head + 2, " \t");
+	size_t end = strcspn(interp, " \t\n");
+	char *arg = interp[end] == '\n' || interp[end] == '\0' ?
+	    interp + end :
+	    interp + end + 1 + strspn(interp + end + 1, " \t");
 
-	interp[strcspn(interp, " \t\n")] = '\0';
+	interp[end] = '\0';
 	if (interp[0] == '\0') {
 		snprintf(why, len, "%s: its \"#!\" line names no interpreter",
 		    path);
@@ -186,6 +224,9 @@ check_script(const char *path, char *head, int depth, char *why, size_t len)
 	}
 	switch (check_file(interp, depth + 1, why, len)) {
 	case RUNS:
+		if (strcmp(interp, "/usr/bin/env") == 0 ||
+		    strcmp(interp, "/bin/env") == 0)
+			return check_env_target(path, arg, why, len);
 		return RUNS;
 	case ABSENT:
 	case HIDDEN:

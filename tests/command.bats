@@ -147,6 +147,31 @@ _interpreter_missing() {
 	assert_file "$D/marks/tool" ran
 }
 
+_env_interpreter_missing() {
+	mkdir -p "$D/interp"
+	printf '#!/bin/sh\necho "interp ran $1"\n' >"$D/interp/sbox-test-interp"
+	printf '#!/usr/bin/env sbox-test-interp\n' >"$D/bin/env-script"
+	chmod 0755 "$D/interp" "$D/interp/sbox-test-interp" "$D/bin/env-script"
+
+	# Control: on the host, with the interpreter on PATH, the script runs.
+	PATH=$D/interp:/usr/bin:/bin run usr "$D/bin/env-script"
+	assert_status 0
+	assert_eq "$output" "interp ran $D/bin/env-script"
+
+	# Inside, the PATH the script gets lacks the interpreter.
+	PATH=$D/interp:/usr/bin:/bin launch 126 --setenv PATH /usr/bin:/bin \
+		-- "$D/bin/env-script"
+	refused command-not-executable 126 \
+		"$D/bin/env-script: its interpreter sbox-test-interp (run by env) is not on the sandbox's PATH"
+	PATH=$D/interp:/usr/bin:/bin launch 0 -- "$D/bin/env-script"
+	assert_eq "$output" "interp ran $D/bin/env-script"
+	assert_eq "$(jq -r .command "$D/status")" "$D/bin/env-script"
+}
+
+@test "#!/usr/bin/env NAME with NAME not on the sandbox's PATH: command-not-executable" {
+	each_user _env_interpreter_missing
+}
+
 @test "a #! script whose interpreter is not in the sandbox: command-not-executable" {
 	each_user _interpreter_missing
 }
