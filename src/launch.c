@@ -1000,26 +1000,31 @@ finish_check(struct launch *l, const struct launch_spec *spec,
 }
 
 /*
- * Stage two found no command it could start (sbox-exec(1), STATUS): it is
- * told to stop, and ERR says why.  Nothing runs.
+ * Stage two found no command it could start (sbox-exec(1), STATUS), or
+ * did not say what it found: it is told to stop, and ERR says why.
+ * Nothing runs.
  */
 static void
 stop_command(struct launch *l, struct ready_outcome *out,
     struct sbox_error *err)
 {
 	char stop = STAGE2_STOP;
-	bool missing = out->lookup == STAGE2_NOT_FOUND;
 
 	(void)send(l->ctrl, &stop, 1, MSG_NOSIGNAL);
-	sbox_error_set(err,
-	    missing ? SBOX_COMMAND_NOT_FOUND : SBOX_COMMAND_NOT_EXECUTABLE,
-	    "%s", out->lookup_text != NULL ? out->lookup_text : "no command");
-	if (missing)
+	if (out->lookup == STAGE2_NOT_FOUND) {
+		sbox_error_set(err, SBOX_COMMAND_NOT_FOUND, "%s",
+		    out->lookup_text);
 		sbox_error_hint(err,
 		    "grant the directory that holds it (--ro=DIR) and put it on the sandbox's PATH (--setenv PATH DIRS), or name it by its path");
-	else
+	} else if (out->lookup == STAGE2_NOT_EXECUTABLE) {
+		sbox_error_set(err, SBOX_COMMAND_NOT_EXECUTABLE, "%s",
+		    out->lookup_text);
 		sbox_error_hint(err,
 		    "it must be a program or script the sandbox can execute: a regular file with execute permission whose interpreter is in the sandbox too");
+	} else {
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "the sandbox reported in without saying what command it would run");
+	}
 	ready_collect_failure(l->err_read, l->bwrap_pid, out);
 	ready_outcome_free(out);
 }
