@@ -251,7 +251,8 @@ check_script(const char *path, char *head, int depth, char *why, size_t len)
 static int
 check_file(const char *path, int depth, char *why, size_t len)
 {
-	char *const none[] = { NULL };
+	/* An argv of its own: the kernel warns of an empty one. */
+	char *const argv1[] = { (char *)path, NULL }, *const none[] = { NULL };
 	char head[256];
 	struct stat st;
 	ssize_t n;
@@ -272,7 +273,7 @@ check_file(const char *path, int depth, char *why, size_t len)
 		return REFUSED;
 	}
 	if (faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) < 0 ||
-	    (syscall(SYS_execveat, AT_FDCWD, path, none, none,
+	    (syscall(SYS_execveat, AT_FDCWD, path, argv1, none,
 		 AT_EXECVE_CHECK) < 0 &&
 		errno != EINVAL)) {
 		snprintf(why, len, "%s: %s", path, strerror(errno));
