@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "ready.h"
+#include "stage2.h"
 #include "util.h"
 
 /* bwrap's messages are short; more than this is kept only in part. */
@@ -66,19 +67,20 @@ take_rights(struct cmsghdr *c, int *fd)
 }
 
 /*
- * One message from stage two: 'R' with its credentials attached, and
- * with --allow-host the proxy's listening socket (to *NET_FD).
+ * One message from stage two: 'R', perhaps what the lookup of the
+ * command found (stage2.h), its credentials attached, and with
+ * --allow-host the proxy's listening socket (to OUT->net_fd).
  */
 static int
-read_ready(int ctrl, pid_t *pid, int *net_fd)
+read_ready(int ctrl, pid_t *pid, struct ready_outcome *out)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(struct ucred)) +
 		    CMSG_SPACE(4 * sizeof(int))];
 		struct cmsghdr align;
 	} u;
-	char byte = 0;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	char report[STAGE2_REPORT_MAX + 1];
+	struct iovec iov = { .iov_base = report, .iov_len = sizeof(report) };
 	struct msghdr msg = {
 		.msg_iov = &iov,
 		.msg_iovlen = 1,
@@ -90,13 +92,22 @@ read_ready(int ctrl, pid_t *pid, int *net_fd)
 	do
 		n = recvmsg(ctrl, &msg, MSG_CMSG_CLOEXEC);
 	while (n < 0 && errno == EINTR);
-	*pid = 0;
+	/* Descriptors first: whatever the report, none is left open. */
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c != NULL && n >= 0;
 	     c = CMSG_NXTHDR(&msg, c))
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-			take_rights(c, net_fd);
-	if (n != 1 || byte != 'R' || (msg.msg_flags & MSG_CTRUNC))
+			take_rights(c, &out->net_fd);
+	if (n < 1 || n > STAGE2_REPORT_MAX || report[0] != 'R' ||
+	    (msg.msg_flags & MSG_CTRUNC) != 0 ||
+	    (msg.msg_flags & MSG_TRUNC) != 0 ||
+	    memchr(report, '\0', (size_t)n) != NULL)
 		return -1;
+	if (n > 1) {
+		report[n] = '\0';
+		out->lookup = report[1];
+		out->lookup_text = xstrdup(report + 2);
+	}
+	*pid = 0;
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c != NULL;
 	     c = CMSG_NXTHDR(&msg, c))
 		if (c->cmsg_level == SOL_SOCKET &&
@@ -199,7 +210,7 @@ ready_wait(int ctrl, int err, pid_t child, long timeout_ms,
 		if (pfd[1].revents != 0 && !drain_some(err, &b))
 			pfd[1].fd = -1;
 		if (pfd[0].revents != 0) {
-			if (read_ready(ctrl, &out->cmd_pid, &out->net_fd) == 0)
+			if (read_ready(ctrl, &out->cmd_pid, out) == 0)
 				out->ready = true;
 			else /* a broken report: nothing of it may go on */
 				kill_sandbox(child);
@@ -252,6 +263,8 @@ ready_outcome_free(struct ready_outcome *o)
 {
 	free(o->bwrap_stderr);
 	o->bwrap_stderr = NULL;
+	free(o->lookup_text);
+	o->lookup_text = NULL;
 	if (o->net_fd >= 0)
 		close(o->net_fd);
 	o->net_fd = -1;
