@@ -120,6 +120,10 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 	case OPT_VERSION:
 		set_mode(inv, MODE_VERSION);
 		break;
+	case OPT_PROJECT:
+		free(inv->project);
+		inv->project = xstrdup(value);
+		break;
 	case OPT_NONE:
 	case OPT_FS:
 	case OPT_RW:
@@ -128,6 +132,7 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 	case OPT_RO_TRY:
 	case OPT_RW_TRY:
 	case OPT_ALLOW_SOCKET:
+	case OPT_CACHE:
 	case OPT_NO_NET:
 	case OPT_NET:
 	case OPT_CHDIR:
@@ -261,6 +266,7 @@ cli_free(struct invocation *inv)
 	free(inv->status_fds);
 	free(inv->requests);
 	free(inv->bwrap);
+	free(inv->project);
 	strv_clear(&inv->notices);
 	sbox_error_clear(&inv->err);
 }

@@ -54,6 +54,7 @@ struct invocation {
 	long probe_timeout_ms;
 	bool json;
 	bool allow_setuid_files; /* as root, --rw over setuid files */
+	char *project;		 /* --project as given, or NULL */
 	struct strv notices;	 /* said with -v and --check */
 	enum verbosity verbosity;
 	char **command;		      /* points into argv; NULL-terminated */

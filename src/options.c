@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "options.h"
 #include "util.h"
 
@@ -258,6 +259,7 @@ options_check_value(enum opt_id id, const char *value)
 	case OPT_ALLOW_SOCKET:
 	case OPT_CHDIR:
 	case OPT_BWRAP:
+	case OPT_PROJECT:
 		return value[0] == '\0' ? xasprintf("--%s: empty path", name) :
 					  NULL;
 	case OPT_POLICY:
@@ -268,6 +270,12 @@ options_check_value(enum opt_id id, const char *value)
 		return profile_name(value) ?
 		    NULL :
 		    xasprintf("--profile: '%s' is not a profile name", value);
+	case OPT_CACHE:
+		return cache_name_ok(value) ?
+		    NULL :
+		    xasprintf(
+			"--cache: '%s' is not a cache name (letters, digits, '.', '_', '-', not starting with '.')",
+			value);
 	case OPT_SETENV:
 	case OPT_UNSETENV:
 		return options_env_name(value) ?

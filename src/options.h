@@ -54,6 +54,12 @@ enum opt_section {
 	X(RW_TRY, "rw-try", 0, required_argument, SCOPE_ANYWHERE,              \
 	    SECTION_FILESYSTEM,                                                \
 	    "=PATH\tas --rw, skipped when PATH is missing")                    \
+	X(CACHE, "cache", 0, required_argument, SCOPE_ANYWHERE,                \
+	    SECTION_FILESYSTEM,                                                \
+	    "=NAME\ta private cache of the project, created, writable")        \
+	X(PROJECT, "project", 0, required_argument, SCOPE_ARGV,                \
+	    SECTION_FILESYSTEM,                                                \
+	    "=DIR\tthe project, ${PROJECT} (default: the current directory)")  \
 	X(ALLOW_SOCKET, "allow-socket", 0, required_argument, SCOPE_ANYWHERE,  \
 	    SECTION_FILESYSTEM, "=PATH\texpose this host unix socket")         \
 	X(ALLOW_SETUID_FILES, "allow-setuid-files", 0, no_argument,            \
@@ -65,7 +71,7 @@ enum opt_section {
 	    "\tshare the host network")                                        \
 	X(CHDIR, "chdir", 'C', required_argument, SCOPE_ANYWHERE,              \
 	    SECTION_PROCESS,                                                   \
-	    "=DIR\tworking directory inside (default: the current one)")       \
+	    "=DIR\tworking directory inside (default: the project)")           \
 	X(SETENV, "setenv", 0, required_argument, SCOPE_ANYWHERE,              \
 	    SECTION_PROCESS,                                                   \
 	    " NAME VALUE\tset NAME in the command's environment")              \

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "cli.h"
 #include "grant.h"
 #include "load.h"
@@ -36,7 +37,7 @@
 #define MAX_INCLUDE_DEPTH 16
 #define MAX_POLICY_BYTES (1 << 20)
 #define MAX_POLICY_FILES 256 /* includes, counted over the whole parse */
-#define N_ANCHORS 3	     /* the working directory and both homes */
+#define N_ANCHORS 4	     /* the working directory, the project, homes */
 
 /* Where the option being applied came from, for messages. */
 struct origin {
@@ -56,6 +57,10 @@ struct resolver {
 	int nfiles;
 	char *anchors[N_ANCHORS]; /* for grants from files */
 	bool anchors_set;
+	char *project;		  /* its real path: ${PROJECT} */
+	const char *project_wide; /* what it is when / or a home, or NULL */
+	bool wide_named;	  /* ${PROJECT} was expanded while wide */
+	char *cache_root;	  /* ${CACHE}, once asked for */
 };
 
 #define fail(rs, o, ...) cli_fail((rs)->inv, (o)->file, (o)->line, __VA_ARGS__)
@@ -85,6 +90,16 @@ passwd_home(uid_t uid)
 	return home;
 }
 
+/* The home directory: HOME, or the password entry's when it is unset. */
+static char *
+home_dir(void)
+{
+	const char *home = getenv("HOME");
+
+	return home != NULL && home[0] != '\0' ? xstrdup(home) :
+						 passwd_home(getuid());
+}
+
 /* Where a grant from a policy file may not pass a symlink: below the
  * working directory and below either home directory. */
 static const char *const *
@@ -99,6 +114,8 @@ grant_anchors(struct resolver *rs)
 			rs->anchors[1] = util_path_absolute(home, "/");
 		if (pw != NULL && pw[0] == '/')
 			rs->anchors[2] = util_path_absolute(pw, "/");
+		if (rs->project != NULL)
+			rs->anchors[3] = xstrdup(rs->project);
 		rs->anchors_set = true;
 	}
 	return (const char *const *)rs->anchors;
@@ -209,6 +226,39 @@ add_keep_fd(struct resolver *rs, const char *value, const struct origin *o)
 		policy_add_keep_fd(p, fd);
 }
 
+/* --cache: the project's private cache NAME, created, writable. */
+static void
+add_cache(struct resolver *rs, const char *name, const struct origin *o)
+{
+	struct policy *p = &rs->inv->policy;
+	cleanup_free char *path = NULL, *err = NULL, *key = NULL;
+	cleanup_free char *home = home_dir();
+	struct mount *m;
+
+	if (rs->project == NULL) /* refused already */
+		return;
+	key = cache_project_key(rs->project);
+	if (rs->inv->mode != MODE_RUN) {
+		/* --print and --check show the sandbox, create nothing. */
+		cleanup_free char *root = cache_root(getenv("XDG_CACHE_HOME"),
+		    home, key);
+
+		if (root == NULL) {
+			fail(rs, o,
+			    "--cache=%s: neither XDG_CACHE_HOME nor HOME is an absolute path",
+			    name);
+			return;
+		}
+		path = util_path_join(root, name);
+	} else if (cache_create(getenv("XDG_CACHE_HOME"), home, key, name,
+		       &path, &err) < 0) {
+		fail(rs, o, "%s", err);
+		return;
+	}
+	m = policy_add_mount(p, MOUNT_RW, path, path);
+	m->from_file = o->file != NULL;
+}
+
 static void
 set_chdir(struct resolver *rs, const char *value, const struct origin *o)
 {
@@ -246,13 +296,36 @@ may_include(struct resolver *rs, const struct stat *st, const char *path,
 	return true;
 }
 
-/* ${CWD} and the environment, for the lexer. */
+/* ${CACHE}: where the project's private caches live (sbox-exec(1),
+ * --cache); NULL when no cache directory can be named. */
+static const char *
+cache_root_of(struct resolver *rs)
+{
+	if (rs->cache_root == NULL && rs->project != NULL) {
+		cleanup_free char *key = cache_project_key(rs->project);
+		cleanup_free char *home = home_dir();
+
+		rs->cache_root = cache_root(getenv("XDG_CACHE_HOME"), home,
+		    key);
+	}
+	return rs->cache_root;
+}
+
+/* ${CWD}, ${PROJECT}, ${CACHE} and the environment, for the lexer. */
 static const char *
 lookup_variable(const char *name, void *ctx)
 {
-	const struct invocation *inv = ctx;
+	struct resolver *rs = ctx;
 
-	return strcmp(name, "CWD") == 0 ? inv->policy.cwd : getenv(name);
+	if (strcmp(name, "CWD") == 0)
+		return rs->inv->policy.cwd;
+	if (strcmp(name, "PROJECT") == 0 && rs->project != NULL) {
+		rs->wide_named = rs->wide_named || rs->project_wide != NULL;
+		return rs->project;
+	}
+	if (strcmp(name, "CACHE") == 0)
+		return cache_root_of(rs);
+	return getenv(name);
 }
 
 /* Apply each option of TEXT, a policy file read from PATH. */
@@ -262,11 +335,18 @@ apply_file(struct resolver *rs, const char *path, char *text)
 	struct policyfile pf;
 	struct policyfile_item it = { 0 };
 
-	policyfile_init(&pf, text, lookup_variable, rs->inv);
+	policyfile_init(&pf, text, lookup_variable, rs);
 	while (policyfile_next(&pf, &it) > 0) {
 		struct origin o = { .file = path, .line = pf.lineno };
 
-		if (it.error != NULL)
+		if (rs->wide_named) {
+			/* A tool started outside its project: the caller's
+			 * mistake, which no grant should paper over. */
+			fail(rs, &o,
+			    "${PROJECT} is %s, which a policy file may not grant: start the tool in its project's directory or name it with --project=DIR",
+			    rs->project_wide);
+			rs->wide_named = false;
+		} else if (it.error != NULL)
 			fail(rs, &o, "%s", it.error);
 		else
 			apply_option(rs, it.id, it.value, it.value2, &o);
@@ -376,6 +456,9 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 	case OPT_CHDIR:
 		set_chdir(rs, value, o);
 		break;
+	case OPT_CACHE:
+		add_cache(rs, value, o);
+		break;
 	case OPT_SETENV:
 	case OPT_UNSETENV:
 		policy_add_env(p, id == OPT_SETENV ? ENV_SET : ENV_UNSET, value,
@@ -400,6 +483,7 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 		load_profile(rs, value, o);
 		break;
 	case OPT_NONE:
+	case OPT_PROJECT:
 	case OPT_ALLOW_SETUID_FILES:
 	case OPT_CHECK:
 	case OPT_PRINT:
@@ -541,6 +625,57 @@ check_chdir(struct invocation *inv)
 		    strerror(ENOTDIR));
 }
 
+/* Whether DIR (real) is / or a home directory: what it is, or NULL. */
+static const char *
+wide_project(const char *dir)
+{
+	const char *homes[] = { getenv("HOME"), NULL };
+	cleanup_free char *pw = passwd_home(getuid());
+
+	if (strcmp(dir, "/") == 0)
+		return "/";
+	homes[1] = pw;
+	for (size_t i = 0; i < N_ELEMENTS(homes); i++) {
+		cleanup_free char *real = NULL;
+
+		if (homes[i] == NULL || homes[i][0] != '/')
+			continue;
+		real = realpath(homes[i], NULL);
+		if (real != NULL && strcmp(real, dir) == 0)
+			return "the home directory";
+	}
+	return NULL;
+}
+
+/*
+ * The project (sbox-exec(1), --project): --project's directory, or the
+ * working directory; the command starts there when it was named.
+ */
+static void
+resolve_project(struct resolver *rs)
+{
+	struct invocation *inv = rs->inv;
+	const char *given = inv->project ? inv->project : inv->policy.cwd;
+	struct stat st;
+
+	rs->project = realpath(given, NULL);
+	if (rs->project == NULL || stat(rs->project, &st) < 0) {
+		cli_fail(inv, NULL, 0, "--project: %s: %s", given,
+		    strerror(errno));
+		free(steal_pointer(&rs->project));
+		return;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		cli_fail(inv, NULL, 0, "--project: %s: %s", given,
+		    strerror(ENOTDIR));
+		free(steal_pointer(&rs->project));
+		return;
+	}
+	rs->project_wide = wide_project(rs->project);
+	if (inv->project != NULL)
+		inv->policy.chdir = xstrdup(rs->project);
+}
+
 /* The requests of the command line: files first, then the rest. */
 static void
 apply_requests(struct resolver *rs)
@@ -575,9 +710,12 @@ resolve_invocation(struct invocation *inv)
 		cli_fail(inv, NULL, 0,
 		    "cannot determine the working directory: %s",
 		    strerror(errno));
+	resolve_project(&rs);
 	apply_requests(&rs);
 	for (size_t i = 0; i < N_ANCHORS; i++)
 		free(rs.anchors[i]);
+	free(rs.project);
+	free(rs.cache_root);
 	if (inv->bwrap == NULL && env_bwrap != NULL && env_bwrap[0] != '\0') {
 		inv->bwrap = xstrdup(env_bwrap);
 		inv->bwrap_from_env = true;
