@@ -238,8 +238,9 @@ add_cache(struct resolver *rs, const char *name, const struct origin *o)
 	if (rs->project == NULL) /* refused already */
 		return;
 	key = cache_project_key(rs->project);
-	if (rs->inv->mode != MODE_RUN) {
-		/* --print and --check show the sandbox, create nothing. */
+	if (rs->inv->mode == MODE_PRINT) {
+		/* --print shows the sandbox and creates nothing; --check
+		 * creates the cache as a run would, to tell whether it can. */
 		cleanup_free char *root = cache_root(getenv("XDG_CACHE_HOME"),
 		    home, key);
 
