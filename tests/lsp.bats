@@ -69,36 +69,42 @@ sbx_env() {
 }
 
 # confined PROFILE ARGS...: what the profile keeps out, each shown possible
-# without the sandbox first (sbox-exec(1), PROFILES).  ARGS go before the
-# command (--ro for a server's prefix).
+# without the sandbox first (sbox-exec(1), PROFILES), tried in one sandbox.
+# ARGS go before the command (--ro for a server's prefix).
 confined() {
 	local p=$1 secret=$W/secret-${AS:-root} client
 	shift
-	# Reading: the secret in the home and beside the project.
+	client=$(payload connect.py)
+	start_listener tcp "$W"
+	# The controls: the pass's user reads both secrets, writes beside
+	# them and reaches the listener.
 	usr cat "$HOMEDIR/secret" "$secret" >/dev/null
-	run in_profile "$p" "$@" -- /bin/cat "$HOMEDIR/secret"
-	assert_failed "reading the secret in the home"
-	run in_profile "$p" "$@" -- /bin/cat "$secret"
-	assert_failed "reading the secret beside the project"
-	# Writing: not the home, not beside the project, not the project
-	# (read-only for a server), but the private cache.
 	usr sh -c 'echo x >"$1/w" && echo x >"$2/w-${3:-root}"' sh \
 		"$HOMEDIR" "$W" "$AS"
 	usr rm -f "$HOMEDIR/w" "$W/w-${AS:-root}"
-	run --separate-stderr in_profile "$p" "$@" -- /bin/sh -c \
-		'for f in "$@"; do echo x >"$f" 2>/dev/null && echo "wrote $f"; done; echo x >"$XDG_CACHE_HOME/probe" && echo cache' \
-		sh "$HOMEDIR/w" "$W/w-${AS:-root}" "$W/proj/w"
-	assert_eq "$output" cache
-	[ ! -e "$HOMEDIR/w" ] && [ ! -e "$W/w-${AS:-root}" ] && [ ! -e "$W/proj/w" ]
-	assert_file "$(echo "$HOMEDIR"/.cache/sbox-exec/proj-*/"$p"/probe)" x
-	# The network: a host listener answers outside only.
-	client=$(payload connect.py)
-	start_listener tcp "$W"
 	run usr timeout 10 "$PY" "$client" tcp "$LISTEN_ADDR"
 	assert_contains "$output" pong
-	run in_profile "$p" "$@" -- "$PY" "$client" tcp "$LISTEN_ADDR"
-	assert_failed "connecting to the host's listener"
+	# Inside: no secret read, no write but to the private cache (not the
+	# home, not beside the project, not the project, read-only for a
+	# server), no connection.
+	run --separate-stderr in_profile "$p" "$@" -- /bin/sh -c '
+		py=$1 client=$2 port=$3
+		shift 3
+		cat "$1" 2>/dev/null && echo "read $1"
+		cat "$2" 2>/dev/null && echo "read $2"
+		for f in "$1.w" "$3" "$4"; do
+			{ echo x >"$f"; } 2>/dev/null && echo "wrote $f"
+		done
+		"$py" "$client" tcp "$port" 2>/dev/null && echo connected
+		echo x >"$XDG_CACHE_HOME/probe" && echo cache' sh \
+		"$PY" "$client" "$LISTEN_ADDR" "$HOMEDIR/secret" "$secret" \
+		"$W/w-${AS:-root}" "$W/proj/w"
+	assert_eq "$output" cache
+	assert_absent "$HOMEDIR/secret.w"
+	assert_absent "$W/w-${AS:-root}"
+	assert_absent "$W/proj/w"
 	assert_eq "$(connections)" 1
+	assert_file "$(echo "$HOMEDIR"/.cache/sbox-exec/proj-*/"$p"/probe)" x
 }
 
 # session PROFILE FILE LANG LINE COL EXPECT [ARGS... --] COMMAND...: one
