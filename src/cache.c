@@ -153,6 +153,9 @@ cache_sha256(const void *data, size_t len, uint8_t out[CACHE_SHA256_LEN])
 		out[i] = (uint8_t)(h[i / 4] >> (24 - 8 * (i % 4)));
 }
 
+static const char name_chars
+    [] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
+
 /* A cache's name: one path component of letters, digits, '.', '_', '-',
  * not starting with '.'. */
 bool
@@ -162,9 +165,7 @@ cache_name_ok(const char *name)
 
 	if (n == 0 || n > 64 || name[0] == '.')
 		return false;
-	return strspn(name,
-		   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		   "0123456789._-") == n;
+	return strspn(name, name_chars) == n;
 }
 
 /*
@@ -181,9 +182,9 @@ cache_project_key(const char *project_real)
 	cleanup_buf struct buf b = { 0 };
 
 	base = base != NULL && base[1] != '\0' ? base + 1 : "root";
-	for (size_t i = 0; base[i] != '\0' && i < 32; i++)
+	for (size_t i = 0; i < 32 && base[i] != '\0'; i++)
 		buf_addc(&b,
-		    cache_name_ok((char[]){ base[i], '\0' }) ? base[i] : '_');
+		    strchr(name_chars, base[i]) != NULL ? base[i] : '_');
 	buf_addc(&b, '-');
 	cache_sha256(project_real, strlen(project_real), d);
 	for (size_t i = 0; i < 16; i++)
