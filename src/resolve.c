@@ -61,6 +61,8 @@ struct resolver {
 	const char *project_wide; /* what it is when / or a home, or NULL */
 	bool wide_named;	  /* ${PROJECT} was expanded while wide */
 	char *cache_root;	  /* ${CACHE}, once asked for */
+	char *node_modules;	  /* ${COMMAND_NODE_MODULES}, once asked for */
+	bool node_modules_set;
 };
 
 #define fail(rs, o, ...) cli_fail((rs)->inv, (o)->file, (o)->line, __VA_ARGS__)
@@ -312,7 +314,59 @@ cache_root_of(struct resolver *rs)
 	return rs->cache_root;
 }
 
-/* ${CWD}, ${PROJECT}, ${CACHE} and the environment, for the lexer. */
+/* The real path of the command, found as execvp() would on the host. */
+static char *
+command_real(const struct invocation *inv)
+{
+	const char *cmd = inv->command ? inv->command[0] : NULL;
+	const char *path = getenv("PATH");
+	cleanup_free char *copy = NULL;
+	char *save = NULL;
+
+	if (cmd == NULL || cmd[0] == '\0')
+		return NULL;
+	if (strchr(cmd, '/') != NULL)
+		return realpath(cmd, NULL);
+	copy = xstrdup(path != NULL ? path : "/usr/bin:/bin");
+	for (char *d = strtok_r(copy, ":", &save); d != NULL;
+	     d = strtok_r(NULL, ":", &save)) {
+		cleanup_free char *cand = util_path_join(d[0] ? d : ".", cmd);
+		struct stat st;
+
+		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(cand, X_OK) == 0)
+			return realpath(cand, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * ${COMMAND_NODE_MODULES}: the node_modules directory nearest above the
+ * command's real path, which holds a server npm or an editor installed
+ * and its dependencies (sbox-exec(1), PROFILES); NULL when there is none.
+ */
+static const char *
+command_node_modules(struct resolver *rs)
+{
+	static const char seg[] = "/node_modules/";
+
+	if (!rs->node_modules_set) {
+		cleanup_free char *real = command_real(rs->inv);
+		char *last = NULL;
+
+		for (char *p = real; p != NULL && (p = strstr(p, seg)) != NULL;
+		     p++)
+			last = p;
+		if (last != NULL)
+			rs->node_modules = xstrndup(real,
+			    (size_t)(last - real) + sizeof(seg) - 2);
+		rs->node_modules_set = true;
+	}
+	return rs->node_modules;
+}
+
+/* ${CWD}, ${PROJECT}, ${CACHE}, ${COMMAND_NODE_MODULES} and the
+ * environment, for the lexer. */
 static const char *
 lookup_variable(const char *name, void *ctx)
 {
@@ -326,6 +380,8 @@ lookup_variable(const char *name, void *ctx)
 	}
 	if (strcmp(name, "CACHE") == 0)
 		return cache_root_of(rs);
+	if (strcmp(name, "COMMAND_NODE_MODULES") == 0)
+		return command_node_modules(rs);
 	return getenv(name);
 }
 
@@ -717,6 +773,7 @@ resolve_invocation(struct invocation *inv)
 		free(rs.anchors[i]);
 	free(rs.project);
 	free(rs.cache_root);
+	free(rs.node_modules);
 	if (inv->bwrap == NULL && env_bwrap != NULL && env_bwrap[0] != '\0') {
 		inv->bwrap = xstrdup(env_bwrap);
 		inv->bwrap_from_env = true;

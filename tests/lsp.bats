@@ -189,8 +189,9 @@ pylsp_body() {
 
 pyright_body() {
 	fresh_home
-	confined pyright --ro="$NODE"
-	session pyright main.py python 2 7 lib.py --ro="$NODE" -- \
+	confined pyright
+	# The server is found through ${COMMAND_NODE_MODULES}.
+	session pyright main.py python 2 7 lib.py -- \
 		"$NODE/.bin/pyright-langserver" --stdio
 	untouched
 }
@@ -208,9 +209,10 @@ pyright_body() {
 
 typescript_body() {
 	fresh_home
-	confined typescript --ro="$NODE"
+	confined typescript
+	# Started through node: the server's directory granted by hand.
 	session typescript main.ts typescript 2 16 lib.ts --ro="$NODE" -- \
-		"$NODE/.bin/typescript-language-server" --stdio
+		node "$NODE/typescript-language-server/lib/cli.mjs" --stdio
 	untouched
 }
 

@@ -188,3 +188,31 @@ planted_body() {
 	assert_status 125
 	assert_contains "$stderr" "belongs on the command line"
 }
+
+@test "\${COMMAND_NODE_MODULES}: the node_modules above the command's real path, found through PATH; unset otherwise" {
+	local nm=$W/inst/node_modules
+	mkdir -p "$nm/pkg" "$nm/.bin"
+	printf '#!/bin/sh\necho tool ran\n' >"$nm/pkg/cli.sh"
+	chmod 0755 "$nm/pkg/cli.sh"
+	ln -s ../pkg/cli.sh "$nm/.bin/tool"
+	printf '%s\n' '--fs=minimal' '--ro ${PROJECT}' \
+		'--ro-try ${COMMAND_NODE_MODULES}' >"$W/conf/n.policy"
+	cd "$W/a"
+	# The control: without the grant the command is not there.
+	run -127 --separate-stderr "$SBOX_EXEC" --fs=minimal --ro=. -- \
+		"$nm/.bin/tool"
+	refute_contains "$output" "tool ran"
+	# A command with no node_modules above it: the line is skipped.
+	run --separate-stderr "$SBOX_EXEC" --print \
+		--policy="$W/conf/n.policy" -- /bin/true
+	assert_status 0
+	refute_contains "$output" node_modules
+	# Found through PATH, as it will be run.
+	run --separate-stderr env PATH="$nm/.bin:/usr/bin:/bin" "$SBOX_EXEC" \
+		--policy="$W/conf/n.policy" -- tool
+	assert_status 0
+	assert_eq "$output" "tool ran"
+	run --separate-stderr "$SBOX_EXEC" --print \
+		--policy="$W/conf/n.policy" -- "$nm/.bin/tool"
+	assert_contains "$output" "--ro-bind $nm $nm"
+}
