@@ -33,12 +33,12 @@
 #include <unistd.h>
 
 #include "bwrap_cmd.h"
+#include "events.h"
 #include "fd.h"
 #include "stage2.h"
 #include "launch.h"
 #include "ready.h"
 #include "pty.h"
-#include "ready.h"
 #include "seccomp.h"
 #include "sysctl.h"
 #include "util.h"
@@ -907,7 +907,7 @@ static int
 proxy(struct relay *r)
 {
 	cleanup_fd int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	int keep[6];
+	int keep[7];
 	size_t nkeep = 0;
 
 	/* The command owns stdin and stdout now; we hold them no more. */
@@ -917,6 +917,8 @@ proxy(struct relay *r)
 	}
 	keep[nkeep++] = r->err_fd;
 	keep[nkeep++] = (int)fwd_pidfd;
+	if (events_fd() >= 0)
+		keep[nkeep++] = events_fd();
 	pty_keep_fds(r->t, keep, &nkeep);
 	fd_sort(keep, nkeep);
 	fd_close_except(keep, nkeep);
@@ -982,7 +984,7 @@ static int
 finish_check(struct launch *l, const struct launch_spec *spec,
     struct ready_outcome *out, struct sbox_error *err)
 {
-	char go = 'G';
+	char go = STAGE2_GO;
 	bool good;
 
 	(void)send(l->ctrl, &go, 1, MSG_NOSIGNAL);
@@ -992,9 +994,39 @@ finish_check(struct launch *l, const struct launch_spec *spec,
 	if (!good)
 		classify(spec, out, err);
 	else
-		spec->ready(spec->ready_ctx, getpid());
+		spec->ready(spec->ready_ctx, getpid(), NULL);
 	ready_outcome_free(out);
 	return good ? 0 : -1;
+}
+
+/*
+ * Stage two found no command it could start (sbox-exec(1), STATUS), or
+ * did not say what it found: it is told to stop, and ERR says why.
+ * Nothing runs.
+ */
+static void
+stop_command(struct launch *l, struct ready_outcome *out,
+    struct sbox_error *err)
+{
+	char stop = STAGE2_STOP;
+
+	(void)send(l->ctrl, &stop, 1, MSG_NOSIGNAL);
+	if (out->lookup == STAGE2_NOT_FOUND) {
+		sbox_error_set(err, SBOX_COMMAND_NOT_FOUND, "%s",
+		    out->lookup_text);
+		sbox_error_hint(err,
+		    "grant the directory that holds it (--ro=DIR) and put it on the sandbox's PATH (--setenv PATH DIRS), or name it by its path");
+	} else if (out->lookup == STAGE2_NOT_EXECUTABLE) {
+		sbox_error_set(err, SBOX_COMMAND_NOT_EXECUTABLE, "%s",
+		    out->lookup_text);
+		sbox_error_hint(err,
+		    "it must be a program or script the sandbox can execute: a regular file with execute permission whose interpreter is in the sandbox too");
+	} else {
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "the sandbox reported in without saying what command it would run");
+	}
+	ready_collect_failure(l->err_read, l->bwrap_pid, out);
+	ready_outcome_free(out);
 }
 
 /* The status first, then the go-ahead: the command starts after.  Then
@@ -1004,7 +1036,7 @@ hand_over(struct launch *l, const struct launch_spec *spec,
     struct ready_outcome *out)
 {
 	const struct policy *p = &spec->inv->policy;
-	char go = 'G';
+	char go = STAGE2_GO;
 	struct relay r = {
 		.bwrap_pid = l->bwrap_pid,
 		.cmd = out->cmd_pid,
@@ -1014,7 +1046,7 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 	};
 
 	forward_signals_to(l->bwrap_pid, out->cmd_pid, &l->t, p->tty);
-	spec->ready(spec->ready_ctx, getpid());
+	spec->ready(spec->ready_ctx, getpid(), out->lookup_text);
 	(void)send(l->ctrl, &go, 1, MSG_NOSIGNAL);
 	if (out->bwrap_stderr[0] != '\0') {
 		/* bwrap's words may quote the project's paths: made safe. */
@@ -1055,6 +1087,10 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	if (spec->inv->mode == MODE_CHECK) {
 		*exit_code = 0;
 		return finish_check(&l, spec, &out, err);
+	}
+	if (out.lookup != STAGE2_FOUND) {
+		stop_command(&l, &out, err);
+		return -1;
 	}
 	*exit_code = hand_over(&l, spec, &out);
 	return 0;

@@ -32,6 +32,7 @@
 #include "resolve.h"
 #include "sbox.h"
 #include "stage2.h"
+#include "events.h"
 #include "status.h"
 #include "util.h"
 
@@ -120,10 +121,16 @@ report(struct reporter *r, const struct status_report *sr)
 static void
 warn_git_change(void *ctx, const char *path)
 {
-	(void)ctx;
-	util_say(
-	    "warning: the command changed %s, where git finds programs to run; review it before using git there",
-	    path);
+	const struct invocation *inv = ctx;
+	struct event ev;
+
+	if (inv->verbosity >= 0)
+		util_say(
+		    "warning: the command changed %s, where git finds programs to run; review it before using git there",
+		    path);
+	event_start(&ev, "git-changed");
+	event_str(&ev, "path", path);
+	event_emit(&ev);
 }
 
 /*
@@ -141,16 +148,28 @@ audit_git(const struct invocation *inv, const struct timespec *start)
 	/* The command is gone: nothing to forward to, a signal ends us. */
 	for (size_t i = 0; i < N_ELEMENTS(ending); i++)
 		(void)signal(ending[i], SIG_DFL);
-	if (inv->verbosity < 0)
+	if (inv->verbosity < 0 && !events_wanted())
 		return;
 	if (!protect_audit_git(&inv->policy, &env, start, warn_git_change,
-		NULL))
+		(void *)inv) &&
+	    inv->verbosity >= 0)
 		util_say(
 		    "warning: the writable directories hold too much to look through for git metadata the command changed (see HOST PROTECTION in sbox-exec(1))");
 }
 
+/* The last event: how the command ended, as our exit status says it. */
 static void
-on_ready(void *ctx, pid_t pid)
+say_exit(int code)
+{
+	struct event ev;
+
+	event_start(&ev, "exit");
+	event_int(&ev, "code", code);
+	event_emit(&ev);
+}
+
+static void
+on_ready(void *ctx, pid_t pid, const char *command)
 {
 	struct reporter *r = ctx;
 	int abi = landlock_abi();
@@ -160,6 +179,7 @@ on_ready(void *ctx, pid_t pid)
 		.bwrap = r->bwrap_path,
 		.bwrap_source = r->bwrap_source,
 		.pid = r->inv->mode == MODE_RUN ? pid : 0,
+		.command = command,
 		.abstract_unix = !r->inv->policy.net ||
 			abi >= LANDLOCK_SCOPE_ABI ?
 		    "blocked" :
@@ -194,7 +214,7 @@ refuse(struct reporter *r, const struct sbox_error *err)
 		if (err->hint != NULL && r->inv->verbosity >= 0)
 			util_say("hint: %s", err->hint);
 	}
-	exit(SBOX_EXIT_REFUSED);
+	exit(sbox_status_exit(err->status));
 }
 
 /* Connect the status sockets; a bad address is a usage error. */
@@ -315,6 +335,8 @@ main(int argc, char **argv)
 	open_sockets(&rep, &inv);
 	if (inv.err.detail != NULL)
 		refuse(&rep, &inv.err);
+	if (inv.mode == MODE_RUN)
+		events_open(inv.log_fd);
 
 	locate(&rep, &bw);
 
@@ -343,8 +365,10 @@ main(int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME_COARSE, &start);
 	if (launch_sandbox(&spec, &code, &err) < 0)
 		refuse(&rep, &err);
-	if (inv.mode == MODE_RUN)
+	if (inv.mode == MODE_RUN) {
 		audit_git(&inv, &start);
+		say_exit(code);
+	}
 	/* --check --json: the answer is the line on stdout. */
 	if (rep.stdout_failed)
 		code = SBOX_EXIT_REFUSED;

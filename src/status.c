@@ -33,8 +33,8 @@
  * control characters are escaped, and the result stops at a character
  * boundary before CAP bytes (quotes included), marked with an ellipsis.
  */
-static void
-json_string(struct buf *out, const char *s, size_t cap)
+void
+status_json_string(struct buf *out, const char *s, size_t cap)
 {
 	cleanup_buf struct buf clean = { 0 };
 	size_t start = out->len;
@@ -83,7 +83,7 @@ json_string(struct buf *out, const char *s, size_t cap)
 }
 
 static char *
-render(const struct status_report *r, const size_t cap[3])
+render(const struct status_report *r, const size_t cap[4])
 {
 	struct buf b = { 0 };
 
@@ -91,13 +91,17 @@ render(const struct status_report *r, const size_t cap[3])
 	    sbox_status_name(r->status));
 	if (r->bwrap != NULL) {
 		buf_adds(&b, ",\"bwrap\":");
-		json_string(&b, r->bwrap, cap[0]);
+		status_json_string(&b, r->bwrap, cap[0]);
 		if (r->bwrap_source != NULL)
 			buf_addf(&b, ",\"bwrap_source\":\"%s\"",
 			    r->bwrap_source);
 	}
 	if (r->status == SBOX_SUCCESS && r->pid > 0)
 		buf_addf(&b, ",\"pid\":%ld", (long)r->pid);
+	if (r->status == SBOX_SUCCESS && r->command != NULL) {
+		buf_adds(&b, ",\"command\":");
+		status_json_string(&b, r->command, cap[3]);
+	}
 	if (r->abstract_unix != NULL)
 		buf_addf(&b, ",\"abstract_unix\":\"%s\"", r->abstract_unix);
 	if (r->nested_userns != NULL)
@@ -108,11 +112,11 @@ render(const struct status_report *r, const size_t cap[3])
 		buf_addf(&b, ",\"seccomp\":\"%s\"", r->seccomp);
 	if (r->detail != NULL) {
 		buf_adds(&b, ",\"detail\":");
-		json_string(&b, r->detail, cap[1]);
+		status_json_string(&b, r->detail, cap[1]);
 	}
 	if (r->hint != NULL) {
 		buf_adds(&b, ",\"hint\":");
-		json_string(&b, r->hint, cap[2]);
+		status_json_string(&b, r->hint, cap[2]);
 	}
 	buf_adds(&b, "}\n");
 	return buf_steal(&b);
@@ -120,27 +124,28 @@ render(const struct status_report *r, const size_t cap[3])
 
 /*
  * The line whole if it fits in STATUS_MAX bytes; otherwise the longest of
- * the three free-text fields is shortened until it does.
+ * the four free-text fields is shortened until it does.
  */
 char *
 status_render(const struct status_report *r)
 {
-	size_t cap[3] = { SIZE_MAX, SIZE_MAX, SIZE_MAX };
-	const char *field[3] = { r->bwrap, r->detail, r->hint };
+	size_t cap[4] = { SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX };
+	const char *field[4] = { r->bwrap, r->detail, r->hint,
+		r->status == SBOX_SUCCESS ? r->command : NULL };
 
 	for (;;) {
 		char *line = render(r, cap);
-		size_t len = strlen(line), longest = 0, flen[3];
+		size_t len = strlen(line), longest = 0, flen[4];
 
 		if (len <= STATUS_MAX)
 			return line;
 		/* Measure each field as rendered: its escaped length. */
-		for (size_t i = 0; i < 3; i++) {
+		for (size_t i = 0; i < 4; i++) {
 			struct buf one = { 0 };
 
 			flen[i] = 0;
 			if (field[i] != NULL) {
-				json_string(&one, field[i], cap[i]);
+				status_json_string(&one, field[i], cap[i]);
 				flen[i] = one.len;
 				buf_clear(&one);
 			}

@@ -18,8 +18,9 @@
 
 struct status_report {
 	enum sbox_status status;
-	const char *bwrap; /* NULL when none was found */
-	pid_t pid;	   /* success only */
+	const char *bwrap;   /* NULL when none was found */
+	pid_t pid;	     /* success only */
+	const char *command; /* success: the file the command is, or NULL */
 	const char *detail;
 	const char *hint;
 	const char *abstract_unix; /* "blocked"/"reachable", or NULL */
@@ -29,7 +30,10 @@ struct status_report {
 	const char *bwrap_source;  /* "flag"/"env"/"path"/"bundled", or NULL */
 };
 
+struct buf;
+
 char *status_render(const struct status_report *);
+void status_json_string(struct buf *, const char *, size_t);
 int status_socket_open(const char *, int *, struct sbox_error *);
 int status_send_socket(int, const char *);
 int status_write_fd(int, const char *);
