@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds.h"
 #include "options.h"
 #include "util.h"
 
@@ -241,6 +242,7 @@ char *
 options_check_value(enum opt_id id, const char *value)
 {
 	const char *name = options_name(id);
+	long long dur;
 	long ms;
 	int fd;
 
@@ -285,6 +287,18 @@ options_check_value(enum opt_id id, const char *value)
 		    xasprintf(
 			"--probe-timeout: '%s' is not a number of seconds between 0 and 86400",
 			value);
+	case OPT_TIMEOUT:
+	case OPT_KILL_AFTER:
+		return bounds_parse_duration(value, &dur) == 0 ?
+		    NULL :
+		    xasprintf(
+			"--%s: '%s' is not a duration (a number of seconds above 0, or with s, m, h or d; at most 365d)",
+			name, value);
+	case OPT_LIMIT: {
+		struct bounds b = { 0 };
+
+		return bounds_parse_limit(value, &b);
+	}
 	case OPT_NONE:
 	case OPT_ALLOW_SETUID_FILES:
 	case OPT_NO_NET:
