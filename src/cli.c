@@ -90,6 +90,9 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 	case OPT_STATUS_FD:
 		add_status_fd(inv, value);
 		break;
+	case OPT_LOG_FD:
+		(void)util_parse_fd(value, &inv->log_fd);
+		break;
 	case OPT_STATUS_SOCKET:
 		inv->status_sockets = util_grow(inv->status_sockets,
 		    inv->nstatus_sockets, &inv->status_sockets_cap,
@@ -234,6 +237,7 @@ cli_parse(struct invocation *inv, int argc, char **argv)
 	inv->probe_timeout_ms = CLI_DEFAULT_TIMEOUT_MS;
 	inv->kill_after_ms = BOUNDS_DEFAULT_KILL_AFTER_MS;
 	bounds_set_defaults(&inv->bounds);
+	inv->log_fd = -1;
 	opterr = 0;
 	optind = 0; /* full re-initialisation, for tests that parse twice */
 	while ((c = getopt_long(argc, argv, options_getopt_short(),

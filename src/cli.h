@@ -50,6 +50,7 @@ struct invocation {
 	bool bwrap_from_env;  /* bwrap is SBOX_EXEC_BWRAP's */
 	int *status_fds;
 	size_t nstatus_fds, status_fds_cap;
+	int log_fd;	       /* --log-fd, or -1 */
 	char **status_sockets; /* as given: "@name" or a path */
 	size_t nstatus_sockets, status_sockets_cap;
 	long probe_timeout_ms;

@@ -34,12 +34,12 @@
 
 #include "bwrap_cmd.h"
 #include "deadline.h"
+#include "events.h"
 #include "fd.h"
 #include "stage2.h"
 #include "launch.h"
 #include "ready.h"
 #include "pty.h"
-#include "ready.h"
 #include "seccomp.h"
 #include "sysctl.h"
 #include "util.h"
@@ -924,6 +924,8 @@ proxy(struct relay *r)
 	keep[nkeep++] = r->err_fd;
 	keep[nkeep++] = (int)fwd_pidfd;
 	keep[nkeep++] = r->dl->init_pidfd;
+	if (events_fd() >= 0)
+		keep[nkeep++] = events_fd();
 	pty_keep_fds(r->t, keep, &nkeep);
 	fd_sort(keep, nkeep);
 	fd_close_except(keep, nkeep);

@@ -32,6 +32,7 @@
 #include "resolve.h"
 #include "sbox.h"
 #include "stage2.h"
+#include "events.h"
 #include "status.h"
 #include "util.h"
 
@@ -120,10 +121,16 @@ report(struct reporter *r, const struct status_report *sr)
 static void
 warn_git_change(void *ctx, const char *path)
 {
-	(void)ctx;
-	util_say(
-	    "warning: the command changed %s, where git finds programs to run; review it before using git there",
-	    path);
+	const struct invocation *inv = ctx;
+	struct event ev;
+
+	if (inv->verbosity >= 0)
+		util_say(
+		    "warning: the command changed %s, where git finds programs to run; review it before using git there",
+		    path);
+	event_start(&ev, "git-changed");
+	event_str(&ev, "path", path);
+	event_emit(&ev);
 }
 
 /*
@@ -141,12 +148,24 @@ audit_git(const struct invocation *inv, const struct timespec *start)
 	/* The command is gone: nothing to forward to, a signal ends us. */
 	for (size_t i = 0; i < N_ELEMENTS(ending); i++)
 		(void)signal(ending[i], SIG_DFL);
-	if (inv->verbosity < 0)
+	if (inv->verbosity < 0 && !events_wanted())
 		return;
 	if (!protect_audit_git(&inv->policy, &env, start, warn_git_change,
-		NULL))
+		(void *)inv) &&
+	    inv->verbosity >= 0)
 		util_say(
 		    "warning: the writable directories hold too much to look through for git metadata the command changed (see HOST PROTECTION in sbox-exec(1))");
+}
+
+/* The last event: how the command ended, as our exit status says it. */
+static void
+say_exit(int code)
+{
+	struct event ev;
+
+	event_start(&ev, "exit");
+	event_int(&ev, "code", code);
+	event_emit(&ev);
 }
 
 static void
@@ -320,6 +339,8 @@ main(int argc, char **argv)
 	open_sockets(&rep, &inv);
 	if (inv.err.detail != NULL)
 		refuse(&rep, &inv.err);
+	if (inv.mode == MODE_RUN)
+		events_open(inv.log_fd);
 
 	locate(&rep, &bw);
 
@@ -348,8 +369,10 @@ main(int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME_COARSE, &start);
 	if (launch_sandbox(&spec, &code, &err) < 0)
 		refuse(&rep, &err);
-	if (inv.mode == MODE_RUN)
+	if (inv.mode == MODE_RUN) {
 		audit_git(&inv, &start);
+		say_exit(code);
+	}
 	/* --check --json: the answer is the line on stdout. */
 	if (rep.stdout_failed)
 		code = SBOX_EXIT_REFUSED;

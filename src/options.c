@@ -277,6 +277,7 @@ options_check_value(enum opt_id id, const char *value)
 		    xasprintf("--%s: '%s' is not a variable name", name, value);
 	case OPT_KEEP_FD:
 	case OPT_STATUS_FD:
+	case OPT_LOG_FD:
 		return util_parse_fd(value, &fd) == 0 ?
 		    NULL :
 		    xasprintf("--%s: '%s' is not a descriptor number", name,

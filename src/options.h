@@ -100,6 +100,9 @@ enum opt_section {
 	X(STATUS_SOCKET, "status-socket", 0, required_argument, SCOPE_ARGV,    \
 	    SECTION_LAUNCHER,                                                  \
 	    "=ADDR\tsend the status to unix socket ADDR (@name: abstract)")    \
+	X(LOG_FD, "log-fd", 0, required_argument, SCOPE_ARGV,                  \
+	    SECTION_LAUNCHER,                                                  \
+	    "=N\twrite one JSON line per event to descriptor N")               \
 	X(PROBE_TIMEOUT, "probe-timeout", 0, required_argument,                \
 	    SCOPE_ANYWHERE, SECTION_LAUNCHER,                                  \
 	    "=SECONDS\tgive up creating the sandbox after this (10)")          \

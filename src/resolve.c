@@ -416,6 +416,7 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 	case OPT_JSON:
 	case OPT_BWRAP:
 	case OPT_STATUS_FD:
+	case OPT_LOG_FD:
 	case OPT_STATUS_SOCKET:
 	case OPT_QUIET:
 	case OPT_VERBOSE:
@@ -529,6 +530,37 @@ check_status_fds(struct invocation *inv)
 }
 
 /*
+ * The event channel outlives the hand-over, so it must be open and be
+ * none of the command's own descriptors: not its stdin or stdout (which
+ * the launcher lets go of), not a --keep-fd, not a status descriptor
+ * above 2 (closed once the status is said).  Standard error may carry
+ * events.
+ */
+static void
+check_log_fd(struct invocation *inv)
+{
+	int fd = inv->log_fd;
+
+	if (fd < 0)
+		return;
+	if (fd == STDIN_FILENO || fd == STDOUT_FILENO)
+		cli_fail(inv, NULL, 0,
+		    "--log-fd=%d: the command's standard %s cannot carry events; use 2 or a descriptor of its own",
+		    fd, fd == STDIN_FILENO ? "input" : "output");
+	else if (fcntl(fd, F_GETFD) < 0)
+		cli_fail(inv, NULL, 0, "--log-fd=%d: descriptor is not open",
+		    fd);
+	else if (policy_keeps_fd(&inv->policy, fd))
+		cli_fail(inv, NULL, 0,
+		    "descriptor %d is both --log-fd and --keep-fd", fd);
+	for (size_t i = 0; i < inv->nstatus_fds; i++)
+		if (inv->status_fds[i] == fd && fd > STDERR_FILENO)
+			cli_fail(inv, NULL, 0,
+			    "descriptor %d is both --log-fd and --status-fd",
+			    fd);
+}
+
+/*
  * The working directory must exist where the sandbox takes it from the
  * host; bwrap would only fail later, and less clearly.
  */
@@ -627,6 +659,7 @@ resolve_invocation(struct invocation *inv)
 	}
 	check_status_fds(inv);
 	check_bounds(inv);
+	check_log_fd(inv);
 	add_base_mounts(&inv->policy);
 	/* Refused already: no need to look further at the host. */
 	if (inv->err.detail != NULL)

@@ -33,8 +33,8 @@
  * control characters are escaped, and the result stops at a character
  * boundary before CAP bytes (quotes included), marked with an ellipsis.
  */
-static void
-json_string(struct buf *out, const char *s, size_t cap)
+void
+status_json_string(struct buf *out, const char *s, size_t cap)
 {
 	cleanup_buf struct buf clean = { 0 };
 	size_t start = out->len;
@@ -91,7 +91,7 @@ render(const struct status_report *r, const size_t cap[3])
 	    sbox_status_name(r->status));
 	if (r->bwrap != NULL) {
 		buf_adds(&b, ",\"bwrap\":");
-		json_string(&b, r->bwrap, cap[0]);
+		status_json_string(&b, r->bwrap, cap[0]);
 		if (r->bwrap_source != NULL)
 			buf_addf(&b, ",\"bwrap_source\":\"%s\"",
 			    r->bwrap_source);
@@ -110,11 +110,11 @@ render(const struct status_report *r, const size_t cap[3])
 		buf_addf(&b, ",\"limits\":%s", r->limits);
 	if (r->detail != NULL) {
 		buf_adds(&b, ",\"detail\":");
-		json_string(&b, r->detail, cap[1]);
+		status_json_string(&b, r->detail, cap[1]);
 	}
 	if (r->hint != NULL) {
 		buf_adds(&b, ",\"hint\":");
-		json_string(&b, r->hint, cap[2]);
+		status_json_string(&b, r->hint, cap[2]);
 	}
 	buf_adds(&b, "}\n");
 	return buf_steal(&b);
@@ -142,7 +142,7 @@ status_render(const struct status_report *r)
 
 			flen[i] = 0;
 			if (field[i] != NULL) {
-				json_string(&one, field[i], cap[i]);
+				status_json_string(&one, field[i], cap[i]);
 				flen[i] = one.len;
 				buf_clear(&one);
 			}

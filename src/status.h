@@ -30,7 +30,10 @@ struct status_report {
 	const char *limits;	   /* a JSON object (bounds.h), or NULL */
 };
 
+struct buf;
+
 char *status_render(const struct status_report *);
+void status_json_string(struct buf *, const char *, size_t);
 int status_socket_open(const char *, int *, struct sbox_error *);
 int status_send_socket(int, const char *);
 int status_write_fd(int, const char *);

@@ -106,6 +106,31 @@ bad_value() {
 	bad_value --status-fd --status-fd=99999999999
 }
 
+@test "--log-fd: bad numbers, a closed descriptor, the command's stdin or stdout" {
+	bad_value --log-fd --log-fd=abc
+	bad_value --log-fd --log-fd=-1
+	bad_value --log-fd --log-fd=
+	bad_value --log-fd --log-fd=97 97>&-
+	bad_value "standard input" --log-fd=0
+	bad_value "standard output" --log-fd=1
+}
+
+@test "--log-fd: a descriptor also given to the command or as a status fd" {
+	bad_value "both --log-fd and --keep-fd" --log-fd=5 --keep-fd=5 5>/dev/null
+	bad_value "both --log-fd and --status-fd" --log-fd=5 --status-fd=5 \
+		5>/dev/null
+}
+
+@test "--log-fd=2 beside --status-fd=2; a policy file cannot name --log-fd" {
+	run --separate-stderr "$SBOX_EXEC" --log-fd=2 --status-fd=2 \
+		--rw "$D" -- "${MARK[@]}"
+	assert_status 0
+	assert_eq "$(cat "$D/marker")" ran
+	rm "$D/marker"
+	printf -- '--log-fd 5\n' >"$D/p.policy"
+	bad_value "command line" --policy="$D/p.policy" 5>/dev/null
+}
+
 @test "--status-socket= (empty) and --status-socket=@ (empty abstract name)" {
 	bad_value --status-socket --status-socket=
 	bad_value --status-socket --status-socket=@
@@ -222,7 +247,7 @@ bad_value() {
 @test "every option that takes a value, given none, is named" {
 	local opt
 	for opt in fs rw ro hide ro-try rw-try allow-socket chdir setenv \
-		unsetenv keep-fd bwrap status-fd status-socket probe-timeout \
+		unsetenv keep-fd bwrap status-fd status-socket log-fd probe-timeout \
 		policy profile; do
 		usage_error "$opt" "--$opt"
 	done

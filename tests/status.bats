@@ -479,3 +479,25 @@ long_bwrap() {
 	assert_eq "$(json_get "$(cat "$D/status")" landlock)" ""
 	assert_eq "$(json_get "$(cat "$D/status")" seccomp)" ""
 }
+
+# sbox-exec(1) EVENTS: the last event says how the command ended; modes
+# that run nothing and refusals write none.
+_events_exit() {
+	local ev=$D/events-$BATS_TEST_NUMBER
+	run sbx --log-fd=3 -- sh -c 'exit 7' 3>"$ev"
+	assert_status 7
+	assert_eq "$(cat "$ev")" '{"event":"exit","code":7}'
+	run sbx --log-fd=3 -- sh -c 'kill -SEGV $$' 3>"$ev"
+	assert_status 139
+	assert_eq "$(cat "$ev")" '{"event":"exit","code":139}'
+	run sbx --log-fd=3 --check 3>"$ev"
+	assert_status 0
+	assert_eq "$(wc -c <"$ev")" 0
+	run sbx --log-fd=3 --rw /nonexistent-grant -- true 3>"$ev"
+	assert_status 125
+	assert_eq "$(wc -c <"$ev")" 0
+}
+
+@test "--log-fd: the exit event carries the exit status; --check and refusals write no event" {
+	each_user _events_exit
+}

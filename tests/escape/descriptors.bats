@@ -27,6 +27,8 @@ print(\"wrote-dirfd\")
 '"$PY"' -c "import os; print(\"fds:\", sorted(os.listdir(\"/proc/self/fd\"), key=int))"
 '
 
+# _inherited_dirfd [OPTION...]: the attack through fd 5, with OPTIONs given
+# to sbox-exec (--log-fd=5: the launcher keeps it; the command must not).
 _inherited_dirfd() {
 	local rw other before
 	rw=$(scratch_dir)
@@ -45,7 +47,7 @@ _inherited_dirfd() {
 
 	before=$(tree_state "$other")
 	exec 5<"$other"
-	run sbx --rw "$rw" -- sh -c "$FD_ATTACK" sh 5
+	run sbx "$@" --rw "$rw" -- sh -c "$FD_ATTACK" sh 5
 	exec 5<&-
 	assert_contains "$output" started
 	refute_contains "$output" listed-parent
@@ -61,6 +63,11 @@ _inherited_dirfd() {
 @test "an inherited directory descriptor (fd 5 on a host dir) is closed: no walking or writing through it" {
 	requires python3
 	each_user _inherited_dirfd
+}
+
+@test "the --log-fd descriptor (fd 5 on a host dir) is the launcher's: the command cannot use it" {
+	requires python3
+	each_user _inherited_dirfd --log-fd=5
 }
 
 # A file the caller hands over as standard input, opened read-only, is

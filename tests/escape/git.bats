@@ -492,6 +492,20 @@ _git_nested_reported() {
 	run sbx --rw "$MAIN" -- sh -c 'echo quiet >file'
 	assert_status 0
 	assert_eq "$output" ""
+
+	# With -q the warning is not said, but the event channel (sbox-exec(1)
+	# EVENTS) still carries it, then the exit.
+	rm -rf "$MAIN/src" "$MAIN/.evil"
+	local events
+	events=$(scratch_dir)/events
+	PLANT_ARGS="-q --log-fd=3" plant sandbox "$MAIN" "$NESTED_ATTACK" \
+		3>"$events"
+	assert_status 0
+	refute_contains "$output" "sbox-exec:"
+	assert_eq "$(jq -r 'select(.event == "git-changed") | .path' "$events" | sort)" \
+		"$(printf '%s\n' "$MAIN/.evil/.git/config" "$MAIN/.evil/.git/hooks" \
+			"$MAIN/src/deep/.git")"
+	assert_eq "$(tail -n 1 "$events")" '{"event":"exit","code":0}'
 }
 
 @test "git: a .git file planted in a subdirectory is reported when the command ends" {
