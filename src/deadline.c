@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "deadline.h"
+#include "events.h"
 #include "fd.h"
 #include "util.h"
 
@@ -189,6 +190,18 @@ kill_namespace(const struct deadline *d)
 		(void)kill(d->bwrap_pid, SIGKILL);
 }
 
+/* The event channel's word of a step (EVENTS in sbox-exec(1)). */
+static void
+say_step(const char *sig, long long after_ms)
+{
+	struct event ev;
+
+	event_start(&ev, "timeout");
+	event_str(&ev, "signal", sig);
+	event_int(&ev, "after_ms", after_ms);
+	event_emit(&ev);
+}
+
 /* Take the step that is due, if one is; returns the phase now. */
 enum deadline_phase
 deadline_check(struct deadline *d)
@@ -204,9 +217,11 @@ deadline_check(struct deadline *d)
 			(void)kill(d->bwrap_pid, SIGTERM);
 		d->phase = DEADLINE_TERMED;
 		add_ms(&d->at, d->kill_after_ms);
+		say_step("SIGTERM", d->timeout_ms);
 	} else {
 		kill_namespace(d);
 		d->phase = DEADLINE_KILLED;
+		say_step("SIGKILL", d->timeout_ms + d->kill_after_ms);
 	}
 	return d->phase;
 }

@@ -1072,6 +1072,44 @@ timed_out(const struct invocation *inv, const struct deadline *dl)
 }
 
 /*
+ * A command ended by the signal a limit raises: said on the event channel
+ * with the limit (EVENTS in sbox-exec(1)).  bwrap reports the signal as
+ * 128+N, which is all that can be known: a command that exits with such
+ * a number itself looks the same.
+ */
+static void
+say_limit_hit(const struct invocation *inv, int code)
+{
+	static const struct {
+		int sig;
+		const char *name;
+		enum bound_res limit;
+	} hits[] = {
+		{ SIGXCPU, "SIGXCPU", BOUND_CPU },
+		{ SIGXFSZ, "SIGXFSZ", BOUND_FSIZE },
+		{ SIGKILL, "SIGKILL", BOUND_CPU },
+	};
+	struct event ev;
+
+	for (size_t i = 0; i < N_ELEMENTS(hits); i++) {
+		if (code != SBOX_EXIT_SIGNAL_BASE + hits[i].sig ||
+		    !inv->bounds.set[hits[i].limit] ||
+		    inv->bounds.value[hits[i].limit] == RLIM_INFINITY)
+			continue;
+		event_start(&ev, "killed");
+		event_str(&ev, "signal", hits[i].name);
+		/* SIGKILL has other senders than the cpu hard limit. */
+		event_str(&ev,
+		    hits[i].sig == SIGKILL ? "limit_if_any" : "limit",
+		    bounds_name(hits[i].limit));
+		event_int(&ev, "value",
+		    (long long)inv->bounds.value[hits[i].limit]);
+		event_emit(&ev);
+		return;
+	}
+}
+
+/*
  * Create the sandbox and run the command in it (or, for --check, only
  * create it).  Returns -1 with ERR set when the sandbox could not be
  * created; otherwise 0 with *EXIT_CODE what sbox-exec should exit with.
@@ -1105,6 +1143,8 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	if (dl.phase >= DEADLINE_TERMED) {
 		timed_out(spec->inv, &dl);
 		*exit_code = SBOX_EXIT_TIMEOUT;
+	} else {
+		say_limit_hit(spec->inv, *exit_code);
 	}
 	deadline_close(&dl);
 	return 0;

@@ -34,9 +34,11 @@ _timeout_sleeper() {
 	local d
 	d=$(scratch_dir)
 	SECONDS=0
-	run --separate-stderr sbx --timeout=1 --status-fd=3 -- \
-		sh -c 'sleep 30; :' "$MARK" 3>"$d/status"
+	run --separate-stderr sbx --timeout=1 --status-fd=3 --log-fd=4 -- \
+		sh -c 'sleep 30; :' "$MARK" 3>"$d/status" 4>"$d/events"
 	assert_status 124
+	assert_eq "$(cat "$d/events")" '{"event":"timeout","signal":"SIGTERM","after_ms":1000}
+{"event":"exit","code":124}'
 	assert_eq "$stderr" "sbox-exec: timed out after 1s: the sandbox ended on SIGTERM"
 	[ "$SECONDS" -lt 5 ] || { echo "took ${SECONDS}s" >&2; return 1; }
 	assert_eq "$(json_get "$(cat "$d/status")" status)" success
@@ -88,9 +90,14 @@ _timeout_stubborn() {
 }
 
 _timeout_kill_message() {
-	run --separate-stderr sbx --timeout=0.5 --kill-after=0.5 -- \
-		sh -c 'trap "" TERM; sleep 30; :' "$MARK"
+	local d
+	d=$(scratch_dir)
+	run --separate-stderr sbx --timeout=0.5 --kill-after=0.5 --log-fd=3 -- \
+		sh -c 'trap "" TERM; sleep 30; :' "$MARK" 3>"$d/events"
 	assert_status 124
+	assert_eq "$(cat "$d/events")" '{"event":"timeout","signal":"SIGTERM","after_ms":500}
+{"event":"timeout","signal":"SIGKILL","after_ms":1000}
+{"event":"exit","code":124}'
 	assert_eq "$stderr" "sbox-exec: timed out after 0.500s: the sandbox did not end within 0.500s of SIGTERM and was killed"
 	assert_eq "$(marked)" 0
 }
@@ -210,10 +217,12 @@ _limit_fsize() {
 	assert_eq "$(stat -c %s "$d/big")" 2097152
 	rm -f "$d/big"
 
-	run sbx --rw "$d" --limit=fsize=1M -- \
-		sh -c 'head -c 2097152 /dev/zero >"$1/big"' sh "$d"
+	run sbx --rw "$d" --limit=fsize=1M --log-fd=3 -- \
+		sh -c 'head -c 2097152 /dev/zero >"$1/big"' sh "$d" 3>"$d/events"
 	assert_status $((128 + 25)) # SIGXFSZ
 	assert_eq "$(stat -c %s "$d/big")" 1048576
+	assert_eq "$(head -n 1 "$d/events")" \
+		'{"event":"killed","signal":"SIGXFSZ","limit":"fsize","value":1048576}'
 }
 
 @test "--limit=fsize=1M: the writer gets SIGXFSZ and the file is 1 MiB" {
@@ -225,10 +234,15 @@ _limit_cpu() {
 	run usr timeout 2 sh -c 'while :; do :; done'
 	assert_status 124
 
+	local d
+	d=$(scratch_dir)
 	SECONDS=0
-	run sbx --limit=cpu=1 -- sh -c 'while :; do :; done'
+	run sbx --limit=cpu=1 --log-fd=3 -- sh -c 'while :; do :; done' \
+		3>"$d/events"
 	assert_status $((128 + 24)) # SIGXCPU
 	[ "$SECONDS" -le 4 ] || { echo "took ${SECONDS}s" >&2; return 1; }
+	assert_eq "$(head -n 1 "$d/events")" \
+		'{"event":"killed","signal":"SIGXCPU","limit":"cpu","value":1}'
 }
 
 @test "--limit=cpu=1: a busy loop ends within seconds, on SIGXCPU" {
