@@ -182,7 +182,8 @@ options_help(FILE *f)
 	    "\n"
 	    "Exit status: the command's (128+N if killed by signal N); 125 if\n"
 	    "sbox-exec refused; 126 if COMMAND cannot be executed; 127 if it is not\n"
-	    "found.  With --check: 0 if the sandbox can be created, else 125.\n"
+	    "found; 124 if --timeout ended it.  With --check: 0 if the sandbox\n"
+	    "can be created, else 125.\n"
 	    "\n"
 	    "See sbox-exec(1) for the status format and policy files.\n",
 	    f);
