@@ -1067,7 +1067,7 @@ timed_out(const struct invocation *inv, const struct deadline *dl)
 		    "timed out after %s: the sandbox did not end within %s of SIGTERM and was killed",
 		    after, grace);
 	else
-		util_say("timed out after %s: the sandbox ended on SIGTERM",
+		util_say("timed out after %s: the sandbox ended after SIGTERM",
 		    after);
 }
 

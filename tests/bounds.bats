@@ -39,7 +39,7 @@ _timeout_sleeper() {
 	assert_status 124
 	assert_eq "$(cat "$d/events")" '{"event":"timeout","signal":"SIGTERM","after_ms":1000}
 {"event":"exit","code":124}'
-	assert_eq "$stderr" "sbox-exec: timed out after 1s: the sandbox ended on SIGTERM"
+	assert_eq "$stderr" "sbox-exec: timed out after 1s: the sandbox ended after SIGTERM"
 	[ "$SECONDS" -lt 5 ] || { echo "took ${SECONDS}s" >&2; return 1; }
 	assert_eq "$(json_get "$(cat "$d/status")" status)" success
 	assert_eq "$(marked)" 0
