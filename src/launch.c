@@ -991,7 +991,7 @@ static int
 finish_check(struct launch *l, const struct launch_spec *spec,
     struct ready_outcome *out, struct sbox_error *err)
 {
-	char go = 'G';
+	char go = STAGE2_GO;
 	bool good;
 
 	(void)send(l->ctrl, &go, 1, MSG_NOSIGNAL);
@@ -1001,9 +1001,39 @@ finish_check(struct launch *l, const struct launch_spec *spec,
 	if (!good)
 		classify(spec, out, err);
 	else
-		spec->ready(spec->ready_ctx, getpid());
+		spec->ready(spec->ready_ctx, getpid(), NULL);
 	ready_outcome_free(out);
 	return good ? 0 : -1;
+}
+
+/*
+ * Stage two found no command it could start (sbox-exec(1), STATUS), or
+ * did not say what it found: it is told to stop, and ERR says why.
+ * Nothing runs.
+ */
+static void
+stop_command(struct launch *l, struct ready_outcome *out,
+    struct sbox_error *err)
+{
+	char stop = STAGE2_STOP;
+
+	(void)send(l->ctrl, &stop, 1, MSG_NOSIGNAL);
+	if (out->lookup == STAGE2_NOT_FOUND) {
+		sbox_error_set(err, SBOX_COMMAND_NOT_FOUND, "%s",
+		    out->lookup_text);
+		sbox_error_hint(err,
+		    "grant the directory that holds it (--ro=DIR) and put it on the sandbox's PATH (--setenv PATH DIRS), or name it by its path");
+	} else if (out->lookup == STAGE2_NOT_EXECUTABLE) {
+		sbox_error_set(err, SBOX_COMMAND_NOT_EXECUTABLE, "%s",
+		    out->lookup_text);
+		sbox_error_hint(err,
+		    "it must be a program or script the sandbox can execute: a regular file with execute permission whose interpreter is in the sandbox too");
+	} else {
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "the sandbox reported in without saying what command it would run");
+	}
+	ready_collect_failure(l->err_read, l->bwrap_pid, out);
+	ready_outcome_free(out);
 }
 
 /* The status first, then the go-ahead: the command starts after.  Then
@@ -1013,7 +1043,7 @@ hand_over(struct launch *l, const struct launch_spec *spec,
     struct ready_outcome *out, struct deadline *dl)
 {
 	const struct policy *p = &spec->inv->policy;
-	char go = 'G';
+	char go = STAGE2_GO;
 	struct relay r = {
 		.bwrap_pid = l->bwrap_pid,
 		.cmd = out->cmd_pid,
@@ -1025,7 +1055,7 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 
 	forward_signals_to(l->bwrap_pid, out->cmd_pid, &l->t, p->tty);
 	deadline_watch(dl, out->cmd_pid, l->bwrap_pid, (int)fwd_pidfd);
-	spec->ready(spec->ready_ctx, getpid());
+	spec->ready(spec->ready_ctx, getpid(), out->lookup_text);
 	(void)send(l->ctrl, &go, 1, MSG_NOSIGNAL);
 	if (out->bwrap_stderr[0] != '\0') {
 		/* bwrap's words may quote the project's paths: made safe. */
@@ -1138,6 +1168,10 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	if (spec->inv->mode == MODE_CHECK) {
 		*exit_code = 0;
 		return finish_check(&l, spec, &out, err);
+	}
+	if (out.lookup != STAGE2_FOUND) {
+		stop_command(&l, &out, err);
+		return -1;
 	}
 	*exit_code = hand_over(&l, spec, &out, &dl);
 	if (dl.phase >= DEADLINE_TERMED) {

@@ -19,8 +19,9 @@
 #include "locate.h"
 #include "sbox.h"
 
-/* Called once the sandbox exists, before the command may start. */
-typedef void (*launch_ready_fn)(void *, pid_t);
+/* Called once the sandbox exists, before the command may start, with the
+ * launcher's pid and the file stage two will execute (NULL: --check). */
+typedef void (*launch_ready_fn)(void *, pid_t, const char *);
 
 struct launch_spec {
 	const struct invocation *inv;

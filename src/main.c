@@ -169,7 +169,7 @@ say_exit(int code)
 }
 
 static void
-on_ready(void *ctx, pid_t pid)
+on_ready(void *ctx, pid_t pid, const char *command)
 {
 	struct reporter *r = ctx;
 	int abi = landlock_abi();
@@ -179,6 +179,7 @@ on_ready(void *ctx, pid_t pid)
 		.bwrap = r->bwrap_path,
 		.bwrap_source = r->bwrap_source,
 		.pid = r->inv->mode == MODE_RUN ? pid : 0,
+		.command = command,
 		.abstract_unix = !r->inv->policy.net ||
 			abi >= LANDLOCK_SCOPE_ABI ?
 		    "blocked" :
@@ -218,7 +219,7 @@ refuse(struct reporter *r, const struct sbox_error *err)
 		if (err->hint != NULL && r->inv->verbosity >= 0)
 			util_say("hint: %s", err->hint);
 	}
-	exit(SBOX_EXIT_REFUSED);
+	exit(sbox_status_exit(err->status));
 }
 
 /* Connect the status sockets; a bad address is a usage error. */

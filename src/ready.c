@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "ready.h"
+#include "stage2.h"
 #include "util.h"
 
 /* bwrap's messages are short; more than this is kept only in part. */
@@ -47,16 +48,17 @@ drain_some(int fd, struct buf *b)
 	return 1;
 }
 
-/* One message from stage two: 'R' with its credentials attached. */
+/* One message from stage two: 'R', perhaps what the lookup of the
+ * command found (stage2.h), and its credentials attached. */
 static int
-read_ready(int ctrl, pid_t *pid)
+read_ready(int ctrl, pid_t *pid, struct ready_outcome *out)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(struct ucred))];
 		struct cmsghdr align;
 	} u;
-	char byte = 0;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	char report[STAGE2_REPORT_MAX + 1];
+	struct iovec iov = { .iov_base = report, .iov_len = sizeof(report) };
 	struct msghdr msg = {
 		.msg_iov = &iov,
 		.msg_iovlen = 1,
@@ -68,8 +70,15 @@ read_ready(int ctrl, pid_t *pid)
 	do
 		n = recvmsg(ctrl, &msg, MSG_CMSG_CLOEXEC);
 	while (n < 0 && errno == EINTR);
-	if (n != 1 || byte != 'R')
+	if (n < 1 || n > STAGE2_REPORT_MAX || report[0] != 'R' ||
+	    (msg.msg_flags & MSG_TRUNC) != 0 ||
+	    memchr(report, '\0', (size_t)n) != NULL)
 		return -1;
+	if (n > 1) {
+		report[n] = '\0';
+		out->lookup = report[1];
+		out->lookup_text = xstrdup(report + 2);
+	}
 	*pid = 0;
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c != NULL;
 	     c = CMSG_NXTHDR(&msg, c))
@@ -172,7 +181,7 @@ ready_wait(int ctrl, int err, pid_t child, long timeout_ms,
 		if (pfd[1].revents != 0 && !drain_some(err, &b))
 			pfd[1].fd = -1;
 		if (pfd[0].revents != 0) {
-			if (read_ready(ctrl, &out->cmd_pid) == 0)
+			if (read_ready(ctrl, &out->cmd_pid, out) == 0)
 				out->ready = true;
 			else /* a broken report: nothing of it may go on */
 				kill_sandbox(child);
@@ -225,4 +234,6 @@ ready_outcome_free(struct ready_outcome *o)
 {
 	free(o->bwrap_stderr);
 	o->bwrap_stderr = NULL;
+	free(o->lookup_text);
+	o->lookup_text = NULL;
 }

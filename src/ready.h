@@ -21,6 +21,8 @@ struct ready_outcome {
 	int wait_status;  /* bwrap's, when it ended */
 	bool reaped;
 	char *bwrap_stderr;
+	char lookup;	   /* the run modes: STAGE2_FOUND, ... (stage2.h) */
+	char *lookup_text; /* the command's path, or why there is none */
 };
 
 int ready_wait(int, int, pid_t, long, struct ready_outcome *);

@@ -31,8 +31,34 @@ sbox_status_name(enum sbox_status s)
 		return "invalid-policy";
 	case SBOX_BWRAP_UNTRUSTED:
 		return "bwrap-untrusted";
+	case SBOX_COMMAND_NOT_FOUND:
+		return "command-not-found";
+	case SBOX_COMMAND_NOT_EXECUTABLE:
+		return "command-not-executable";
 	}
 	return "invalid-policy";
+}
+
+/* What sbox-exec exits with when it reports S instead of running the
+ * command (sbox-exec(1), EXIT STATUS): what a shell would say of a
+ * command it cannot start, and 125 for every other refusal. */
+int
+sbox_status_exit(enum sbox_status s)
+{
+	switch (s) {
+	case SBOX_COMMAND_NOT_FOUND:
+		return SBOX_EXIT_NOT_FOUND;
+	case SBOX_COMMAND_NOT_EXECUTABLE:
+		return SBOX_EXIT_CANNOT_EXEC;
+	case SBOX_SUCCESS:
+	case SBOX_BWRAP_NOT_FOUND:
+	case SBOX_SETUID_REJECTED:
+	case SBOX_PROBE_FAILED:
+	case SBOX_INVALID_POLICY:
+	case SBOX_BWRAP_UNTRUSTED:
+		break;
+	}
+	return SBOX_EXIT_REFUSED;
 }
 
 void

@@ -14,6 +14,8 @@ enum sbox_status {
 	SBOX_PROBE_FAILED,
 	SBOX_INVALID_POLICY,
 	SBOX_BWRAP_UNTRUSTED,
+	SBOX_COMMAND_NOT_FOUND,	     /* in the sandbox's view */
+	SBOX_COMMAND_NOT_EXECUTABLE, /* found there, cannot run */
 };
 
 /* Exit codes, as env(1) and timeout(1) use them. */
@@ -33,6 +35,7 @@ struct sbox_error {
 };
 
 const char *sbox_status_name(enum sbox_status);
+int sbox_status_exit(enum sbox_status);
 void sbox_error_set(struct sbox_error *, enum sbox_status, const char *, ...)
     __attribute__((format(printf, 3, 4)));
 void sbox_error_hint(struct sbox_error *, const char *, ...)

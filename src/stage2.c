@@ -2,9 +2,11 @@
  * stage2.c - inside the sandbox: report in, confine, hand over.
  *
  * Its arguments are stage2_args.h's.  In check mode it reports in, waits
- * for the launcher's word and ends; in the run modes it waits for the
- * launcher's go-ahead, sent once the launcher has checked the sandbox
- * from outside and reported the status.  The seccomp filter is bwrap's to
+ * for the launcher's word and ends; in the run modes it looks the command
+ * up in the sandbox's view (its report says what it found: the file to
+ * execute, or why there is none) and waits for the launcher's go-ahead,
+ * sent once the launcher has checked the sandbox from outside and
+ * reported the status.  The seccomp filter is bwrap's to
  * install (--seccomp), on its init process as on this one; the launcher
  * checks that it did, and launches nothing where it has no filter.
  *
@@ -68,22 +70,32 @@ peer_outside(int ctrl)
 	    cred.pid == 0;
 }
 
-/* Whether PATH's first line has no NUL byte: a script, not a binary the
- * kernel does not know (which sh would try to read as commands). */
-static bool
-looks_like_text(const char *path)
-{
-	char head[128];
-	ssize_t n;
-	cleanup_fd int fd = open(path, O_RDONLY | O_CLOEXEC);
+#ifndef AT_EXECVE_CHECK
+#define AT_EXECVE_CHECK 0x10000 /* Linux 6.14; older kernels: EINVAL */
+#endif
 
-	if (fd < 0)
-		return false;
-	n = read(fd, head, sizeof(head));
+/* Whether the first line of the N bytes at HEAD has no NUL byte: a
+ * script, not a binary the kernel does not know (which sh would try to
+ * read as commands). */
+static bool
+head_is_text(const char *head, ssize_t n)
+{
 	for (ssize_t i = 0; i < n && head[i] != '\n'; i++)
 		if (head[i] == '\0')
 			return false;
 	return n >= 0;
+}
+
+/* Whether PATH's first line has no NUL byte (head_is_text). */
+static bool
+looks_like_text(const char *path)
+{
+	char head[128];
+	cleanup_fd int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	return head_is_text(head, read(fd, head, sizeof(head)));
 }
 
 /*
@@ -118,52 +130,268 @@ exec_file(const char *path, char **argv)
 	errno = ENOEXEC;
 }
 
+/* What the lookup of the command found (sbox-exec(1), STATUS): the file
+ * that will be executed, or why there is none. */
+struct lookup {
+	char kind; /* STAGE2_FOUND, _NOT_FOUND or _NOT_EXECUTABLE */
+	char path[PATH_MAX];
+	char why[STAGE2_REPORT_MAX - 2];
+};
+
+/* What check_file() says of a file. */
+enum {
+	RUNS,
+	ABSENT,
+	HIDDEN,
+	REFUSED
+};
+
+/* The ELF machine of the header H (at least 20 bytes). */
+static int
+elf_machine(const unsigned char *h)
+{
+	return h[5] == 2 ? h[18] << 8 | h[19] : h[19] << 8 | h[18];
+}
+
+/* Whether the kernel runs programs for the ELF machine M: this program's
+ * own, or the 32-bit one it has a compatible mode for.  Unknown: yes. */
+static bool
+machine_runs(int m)
+{
+	unsigned char h[20];
+	cleanup_fd int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	int own;
+
+	if (fd < 0 || read(fd, h, sizeof(h)) != (ssize_t)sizeof(h) ||
+	    memcmp(h, "\177ELF", 4) != 0)
+		return true;
+	own = elf_machine(h);
+	return m == own || (own == 62 && m == 3) || /* x86-64: i386 */
+	    (own == 183 && m == 40);		    /* AArch64: ARM */
+}
+
+static int check_file(const char *, int, char *, size_t);
+static void lookup_command(const char *, const char *, struct lookup *);
+
 /*
- * Execute ARGV[0] as a shell would look it up, and when that fails say why
- * with the exit code a shell uses: 127 when no such command exists, 126
- * when one exists but cannot be executed.  Unlike execvp(), a directory on
- * PATH that cannot be searched does not turn "not found" into 126.
+ * "#!/usr/bin/env NAME", the usual first line of a script run by node or
+ * python3: whether NAME is on the PATH the script gets, as env will look
+ * for it.  ARG is the rest of the "#!" line; one that starts with an
+ * option or an assignment is env's business, not checked.
  */
 static int
-exec_command(char **argv)
+check_env_target(const char *path, char *arg, char *why, size_t len)
 {
-	const char *name = argv[0], *path = getenv("PATH");
-	int found_errno = 0;
+	static int nested; /* a script run by env through env, ... */
+	struct lookup *lk;
+	int r = RUNS;
 
-	if (name[0] == '\0') {
-		errno = ENOENT;
-	} else if (strchr(name, '/') != NULL) {
-		exec_file(name, argv);
-		if (errno != ENOENT && errno != ENOTDIR)
-			found_errno = errno;
-	} else {
-		const char *p = path != NULL ? path : "/bin:/usr/bin";
-
-		for (;;) {
-			/* An empty entry is the current directory. */
-			size_t len = strcspn(p, ":");
-			char cand[PATH_MAX];
-			struct stat st;
-			int n = snprintf(cand, sizeof(cand), "%.*s/%s",
-			    len ? (int)len : 1, len ? p : ".", name);
-
-			if (n > 0 && (size_t)n < sizeof(cand)) {
-				exec_file(cand, argv);
-				if (errno == EACCES && stat(cand, &st) < 0)
-					; /* an unsearchable directory */
-				else if (errno != ENOENT && errno != ENOTDIR &&
-				    errno != ELOOP && errno != ENAMETOOLONG &&
-				    found_errno == 0)
-					found_errno = errno;
-			}
-			if (p[len] == '\0')
-				break;
-			p += len + 1;
-		}
+	arg[strcspn(arg, " \t\n")] = '\0';
+	if (arg[0] == '\0' || arg[0] == '-' || strchr(arg, '=') != NULL ||
+	    strchr(arg, '/') != NULL || nested > 4)
+		return RUNS;
+	lk = malloc(sizeof(*lk));
+	if (lk == NULL)
+		return RUNS;
+	nested++;
+	lookup_command(arg, getenv("PATH"), lk);
+	nested--;
+	if (lk->kind != STAGE2_FOUND) {
+		snprintf(why, len,
+		    "%s: its interpreter %s (run by env) is not on the sandbox's PATH",
+		    path, arg);
+		r = REFUSED;
 	}
-	fprintf(stderr, "sbox-exec: %s: %s\n", name,
-	    strerror(found_errno ? found_errno : ENOENT));
-	return found_errno ? SBOX_EXIT_CANNOT_EXEC : SBOX_EXIT_NOT_FOUND;
+	free(lk);
+	return r;
+}
+
+/* A "#!" script at PATH, its first line at HEAD: runs when its
+ * interpreter does, as the kernel reads it (one word after "#!"). */
+static int
+check_script(const char *path, char *head, int depth, char *why, size_t len)
+{
+	char *interp = head + 2 + strspn(head + 2, " \t");
+	size_t end = strcspn(interp, " \t\n");
+	char *arg = interp[end] == '\n' || interp[end] == '\0' ?
+	    interp + end :
+	    interp + end + 1 + strspn(interp + end + 1, " \t");
+
+	interp[end] = '\0';
+	if (interp[0] == '\0') {
+		snprintf(why, len, "%s: its \"#!\" line names no interpreter",
+		    path);
+		return REFUSED;
+	}
+	switch (check_file(interp, depth + 1, why, len)) {
+	case RUNS:
+		if (strcmp(interp, "/usr/bin/env") == 0 ||
+		    strcmp(interp, "/bin/env") == 0)
+			return check_env_target(path, arg, why, len);
+		return RUNS;
+	case ABSENT:
+	case HIDDEN:
+		snprintf(why, len,
+		    "%s: its interpreter %s is not in the sandbox", path,
+		    interp);
+		return REFUSED;
+	default:
+		return REFUSED;
+	}
+}
+
+/*
+ * Whether execve() of PATH would start a program, checked without running
+ * anything: the file (a regular file, executable for us, on a mount that
+ * allows it, and where the kernel has AT_EXECVE_CHECK, allowed by it) and
+ * its format (an ELF program for this machine, a "#!" script whose
+ * interpreter runs, or a text file that exec_file() gives to sh).  WHY
+ * says what is wrong.  DEPTH counts interpreters, which the kernel nests
+ * only so deep.
+ */
+static int
+check_file(const char *path, int depth, char *why, size_t len)
+{
+	/* An argv of its own: the kernel warns of an empty one. */
+	char *const argv1[] = { (char *)path, NULL }, *const none[] = { NULL };
+	char head[256];
+	struct stat st;
+	ssize_t n;
+	cleanup_fd int fd = -1;
+
+	if (depth > 4) {
+		snprintf(why, len, "%s: %s", path, strerror(ELOOP));
+		return REFUSED;
+	}
+	if (stat(path, &st) < 0) {
+		snprintf(why, len, "%s: %s", path, strerror(errno));
+		return errno == EACCES ? HIDDEN : ABSENT;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, len, "%s: %s", path,
+		    S_ISDIR(st.st_mode) ? "is a directory" :
+					  "is not a regular file");
+		return REFUSED;
+	}
+	if (faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) < 0 ||
+	    (syscall(SYS_execveat, AT_FDCWD, path, argv1, none,
+		 AT_EXECVE_CHECK) < 0 &&
+		errno != EINVAL)) {
+		snprintf(why, len, "%s: %s", path, strerror(errno));
+		return REFUSED;
+	}
+	/* Not blocking: a file replaced by a FIFO since stat() is no file. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return RUNS; /* execute-only: the kernel can still read it */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return RUNS; /* changed under us: execve() will say */
+	n = read(fd, head, sizeof(head) - 1);
+	head[n > 0 ? n : 0] = '\0';
+	if (n >= 2 && head[0] == '#' && head[1] == '!')
+		return check_script(path, head, depth, why, len);
+	if (n >= 20 && memcmp(head, "\177ELF", 4) == 0) {
+		if (machine_runs(elf_machine((unsigned char *)head)))
+			return RUNS;
+	} else if (head_is_text(head, n)) {
+		if (check_file("/bin/sh", depth + 1, why, len) == RUNS)
+			return RUNS;
+		snprintf(why, len,
+		    "%s: a script without \"#!\", and /bin/sh is not in the sandbox to run it",
+		    path);
+		return REFUSED;
+	}
+	snprintf(why, len, "%s: %s", path, strerror(ENOEXEC));
+	return REFUSED;
+}
+
+/* The lookup found CAND: the path to execute, made absolute. */
+static void
+lookup_found(struct lookup *lk, const char *cand)
+{
+	char cwd[PATH_MAX];
+
+	lk->kind = STAGE2_FOUND;
+	if (cand[0] != '/' && getcwd(cwd, sizeof(cwd)) != NULL &&
+	    snprintf(lk->path, sizeof(lk->path), "%s/%s", cwd, cand) <
+		(int)sizeof(lk->path))
+		return;
+	snprintf(lk->path, sizeof(lk->path), "%s", cand);
+}
+
+/*
+ * Look NAME up as execvp() and a shell do, with PATH_ENV (the command's
+ * own PATH) or, without one, "/bin:/usr/bin": a name with a slash is the
+ * file itself; otherwise the first file on PATH that runs, and when none
+ * does, the first one found (not executable) or nothing (not found).
+ * Unlike execvp(), a directory on PATH that cannot be searched does not
+ * turn "not found" into "not executable".
+ */
+static void
+lookup_command(const char *name, const char *path_env, struct lookup *lk)
+{
+	const char *p = path_env != NULL ? path_env : "/bin:/usr/bin";
+	char why[sizeof(lk->why)];
+
+	lk->kind = STAGE2_NOT_FOUND;
+	if (name[0] == '\0') {
+		snprintf(lk->why, sizeof(lk->why),
+		    "the command's name is empty");
+		return;
+	}
+	if (strchr(name, '/') != NULL) {
+		int r = check_file(name, 0, lk->why, sizeof(lk->why));
+
+		if (r == RUNS)
+			lookup_found(lk, name);
+		else if (r != ABSENT)
+			lk->kind = STAGE2_NOT_EXECUTABLE;
+		return;
+	}
+	for (;;) {
+		/* An empty entry is the current directory. */
+		size_t len = strcspn(p, ":");
+		char cand[PATH_MAX];
+		int n = snprintf(cand, sizeof(cand), "%.*s/%s",
+		    len ? (int)len : 1, len ? p : ".", name);
+
+		if (n > 0 && (size_t)n < sizeof(cand)) {
+			int r = check_file(cand, 0, why, sizeof(why));
+
+			if (r == RUNS) {
+				lookup_found(lk, cand);
+				return;
+			}
+			if (r == REFUSED && lk->kind == STAGE2_NOT_FOUND) {
+				lk->kind = STAGE2_NOT_EXECUTABLE;
+				memcpy(lk->why, why, sizeof(why));
+			}
+		}
+		if (p[len] == '\0')
+			break;
+		p += len + 1;
+	}
+	if (lk->kind == STAGE2_NOT_FOUND)
+		snprintf(lk->why, sizeof(lk->why),
+		    "%s: not found on the sandbox's PATH (%s)", name,
+		    path_env != NULL ? path_env : "unset: /bin:/usr/bin");
+}
+
+/*
+ * Execute LK's file with ARGV; the lookup was advisory (the file may have
+ * changed since), so a failure is still said, with the exit code a shell
+ * uses: 127 when the file is gone, 126 when it cannot be executed.
+ */
+static int
+exec_command(const struct lookup *lk, char **argv)
+{
+	if (lk->kind != STAGE2_FOUND)
+		return lk->kind == STAGE2_NOT_FOUND ? SBOX_EXIT_NOT_FOUND :
+						      SBOX_EXIT_CANNOT_EXEC;
+	exec_file(lk->path, argv);
+	fprintf(stderr, "sbox-exec: %s: %s\n", lk->path, strerror(errno));
+	return errno == ENOENT || errno == ENOTDIR ? SBOX_EXIT_NOT_FOUND :
+						     SBOX_EXIT_CANNOT_EXEC;
 }
 
 /*
@@ -199,24 +427,37 @@ check_placed(const struct stage2_args *a, struct sbox_error *err)
 	return 0;
 }
 
-/* One byte each way on CTRL: 'R' for ready, then the launcher's 'G'. */
+/*
+ * Report in on CTRL: 'R', and with LK what the lookup found (stage2.h);
+ * then wait for the launcher's word.  0 on its go-ahead.
+ */
 static int
-report_in(int ctrl)
+report_in(int ctrl, const struct lookup *lk)
 {
-	char byte = 'R';
+	char msg[STAGE2_REPORT_MAX] = { 'R' };
+	size_t len = 1;
 	ssize_t n;
 
+	if (lk != NULL) {
+		const char *text = lk->kind == STAGE2_FOUND ? lk->path :
+							      lk->why;
+		size_t tlen = strnlen(text, sizeof(msg) - 2);
+
+		msg[len++] = lk->kind;
+		memcpy(msg + len, text, tlen);
+		len += tlen;
+	}
 	do
-		n = send(ctrl, &byte, 1, MSG_NOSIGNAL);
+		n = send(ctrl, msg, len, MSG_NOSIGNAL);
 	while (n < 0 && errno == EINTR);
-	if (n != 1)
+	if (n != (ssize_t)len)
 		return -1;
 	/* The launcher looks at this process from outside, then answers;
 	 * --check too, so that it is still here to be looked at. */
 	do
-		n = recv(ctrl, &byte, 1, 0);
+		n = recv(ctrl, msg, 1, 0);
 	while (n < 0 && errno == EINTR);
-	return n == 1 && byte == 'G' ? 0 : -1;
+	return n == 1 && msg[0] == STAGE2_GO ? 0 : -1;
 }
 
 /*
@@ -264,6 +505,7 @@ stage2_main(int argc, char **argv)
 {
 	struct stage2_args a;
 	struct sbox_error err = { 0 };
+	struct lookup lk;
 	int out_fds[STAGE2_ARGS_MAX_KEEP_FDS + 2];
 	const char *failed = NULL;
 
@@ -297,7 +539,10 @@ stage2_main(int argc, char **argv)
 		    strerror(errno));
 		return SBOX_EXIT_REFUSED;
 	}
-	if (report_in(a.ctrl) < 0)
+	/* In the sandbox's view, with the command's environment. */
+	if (a.mode != STAGE2_CHECK)
+		lookup_command(a.command[0], getenv("PATH"), &lk);
+	if (report_in(a.ctrl, a.mode == STAGE2_CHECK ? NULL : &lk) < 0)
 		return SBOX_EXIT_REFUSED;
 	if (a.mode == STAGE2_CHECK)
 		return 0;
@@ -306,5 +551,5 @@ stage2_main(int argc, char **argv)
 		return SBOX_EXIT_REFUSED;
 	fd_sort(a.keep, a.nkeep);
 	fd_close_except(a.keep, a.nkeep);
-	return exec_command((char **)a.command);
+	return exec_command(&lk, (char **)a.command);
 }

@@ -12,6 +12,20 @@
 
 #include "stage2_args.h"
 
+/*
+ * Stage two's report on the control socket, one message: 'R' then, in the
+ * run modes, what the lookup of the command found: STAGE2_FOUND and the
+ * path that will be executed, or STAGE2_NOT_FOUND / STAGE2_NOT_EXECUTABLE
+ * and a sentence saying why.  --check sends 'R' alone.  The launcher
+ * answers STAGE2_GO or STAGE2_STOP.
+ */
+#define STAGE2_FOUND 'F'
+#define STAGE2_NOT_FOUND 'N'
+#define STAGE2_NOT_EXECUTABLE 'X'
+#define STAGE2_GO 'G'
+#define STAGE2_STOP 'S'
+#define STAGE2_REPORT_MAX 8192
+
 bool stage2_is_invocation(int, char **);
 int stage2_main(int, char **);
 unsigned long stage2_userns_id(void);

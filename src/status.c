@@ -83,7 +83,7 @@ status_json_string(struct buf *out, const char *s, size_t cap)
 }
 
 static char *
-render(const struct status_report *r, const size_t cap[3])
+render(const struct status_report *r, const size_t cap[4])
 {
 	struct buf b = { 0 };
 
@@ -98,6 +98,10 @@ render(const struct status_report *r, const size_t cap[3])
 	}
 	if (r->status == SBOX_SUCCESS && r->pid > 0)
 		buf_addf(&b, ",\"pid\":%ld", (long)r->pid);
+	if (r->status == SBOX_SUCCESS && r->command != NULL) {
+		buf_adds(&b, ",\"command\":");
+		status_json_string(&b, r->command, cap[3]);
+	}
 	if (r->abstract_unix != NULL)
 		buf_addf(&b, ",\"abstract_unix\":\"%s\"", r->abstract_unix);
 	if (r->nested_userns != NULL)
@@ -122,22 +126,23 @@ render(const struct status_report *r, const size_t cap[3])
 
 /*
  * The line whole if it fits in STATUS_MAX bytes; otherwise the longest of
- * the three free-text fields is shortened until it does.
+ * the four free-text fields is shortened until it does.
  */
 char *
 status_render(const struct status_report *r)
 {
-	size_t cap[3] = { SIZE_MAX, SIZE_MAX, SIZE_MAX };
-	const char *field[3] = { r->bwrap, r->detail, r->hint };
+	size_t cap[4] = { SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX };
+	const char *field[4] = { r->bwrap, r->detail, r->hint,
+		r->status == SBOX_SUCCESS ? r->command : NULL };
 
 	for (;;) {
 		char *line = render(r, cap);
-		size_t len = strlen(line), longest = 0, flen[3];
+		size_t len = strlen(line), longest = 0, flen[4];
 
 		if (len <= STATUS_MAX)
 			return line;
 		/* Measure each field as rendered: its escaped length. */
-		for (size_t i = 0; i < 3; i++) {
+		for (size_t i = 0; i < 4; i++) {
 			struct buf one = { 0 };
 
 			flen[i] = 0;

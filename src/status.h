@@ -18,8 +18,9 @@
 
 struct status_report {
 	enum sbox_status status;
-	const char *bwrap; /* NULL when none was found */
-	pid_t pid;	   /* success only */
+	const char *bwrap;   /* NULL when none was found */
+	pid_t pid;	     /* success only */
+	const char *command; /* success: the file the command is, or NULL */
 	const char *detail;
 	const char *hint;
 	const char *abstract_unix; /* "blocked"/"reachable", or NULL */

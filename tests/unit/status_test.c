@@ -86,6 +86,44 @@ test_utf8(void)
 	free(s);
 }
 
+/* The command's lookup (sbox-exec(1), STATUS): the success line names the
+ * file; a command that cannot start has a status and exit code of its own. */
+static void
+test_command(void)
+{
+	struct status_report r = { .status = SBOX_SUCCESS,
+		.pid = 7,
+		.command = "/usr/bin/clang\"d" };
+	char *s = status_render(&r);
+
+	is_str(s,
+	    "{\"version\":1,\"status\":\"success\",\"pid\":7,"
+	    "\"command\":\"/usr/bin/clang\\\"d\"}\n",
+	    "success names the command, after the pid");
+	free(s);
+	r.status = SBOX_COMMAND_NOT_FOUND;
+	r.detail = "clangd: not found";
+	s = status_render(&r);
+	is_str(s,
+	    "{\"version\":1,\"status\":\"command-not-found\","
+	    "\"detail\":\"clangd: not found\"}\n",
+	    "command-not-found: no command, no pid");
+	free(s);
+	r.status = SBOX_COMMAND_NOT_EXECUTABLE;
+	s = status_render(&r);
+	is_str(s,
+	    "{\"version\":1,\"status\":\"command-not-executable\","
+	    "\"detail\":\"clangd: not found\"}\n",
+	    "command-not-executable");
+	free(s);
+	ok(sbox_status_exit(SBOX_COMMAND_NOT_FOUND) == 127, "not found: 127");
+	ok(sbox_status_exit(SBOX_COMMAND_NOT_EXECUTABLE) == 126,
+	    "not executable: 126");
+	ok(sbox_status_exit(SBOX_INVALID_POLICY) == 125 &&
+		sbox_status_exit(SBOX_PROBE_FAILED) == 125,
+	    "other refusals: 125");
+}
+
 /* Whatever the inputs, one line of at most STATUS_MAX bytes. */
 static void
 test_limit(void)
@@ -102,6 +140,12 @@ test_limit(void)
 	    strlen(s));
 	ok(strchr(s, '\n') == s + strlen(s) - 1, "exactly one newline, last");
 	free(s);
+	r.status = SBOX_SUCCESS;
+	r.command = big;
+	s = status_render(&r);
+	ok(strlen(s) <= STATUS_MAX, "capped with a long command too");
+	free(s);
+	r.status = SBOX_PROBE_FAILED;
 	memset(big, '\xe9', 99999);
 	s = status_render(&r);
 	ok(strlen(s) <= STATUS_MAX, "capped with multibyte replacements");
@@ -114,6 +158,7 @@ main(void)
 {
 	test_render();
 	test_utf8();
+	test_command();
 	test_limit();
 	return tap_done();
 }

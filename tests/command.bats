@@ -1,0 +1,247 @@
+#!/usr/bin/env bats
+# sbox-exec(1) STATUS, command-not-found and command-not-executable: the
+# second stage looks the command up in the sandbox's view, with the PATH
+# the command gets, before it reports in; a command it cannot start is
+# reported with a status of its own (exit 127 or 126) and nothing runs.
+# The success line names the file found ("command").
+
+load helpers
+
+setup() {
+	requires bwrap jq
+	D=$(scratch_dir)
+	# A tool that leaves a mark where the host can see it, when it runs.
+	mkdir -m 0777 "$D/marks"
+	mkdir "$D/bin"
+	printf '#!/bin/sh\necho ran >%s/marks/tool\necho tool-ran\n' "$D" \
+		>"$D/bin/sbox-test-tool"
+	chmod 0755 "$D/bin" "$D/bin/sbox-test-tool"
+}
+
+# launch EXIT ARGS...: sbox-exec with ARGS as the pass's user, from /,
+# expected to exit EXIT; the status line in $D/status, stdout in $output,
+# stderr in $D/err.
+launch() {
+	local code=$1
+	shift
+	rm -f "$D/status"
+	run "-$code" sbx_status "$@"
+}
+
+sbx_status() {
+	cd / && sbx --status-fd=3 "$@" 3>"$D/status" 2>"$D/err"
+}
+
+# refused STATUS CODE DETAIL: the launch was refused with STATUS and exit
+# CODE, DETAIL in the status and on stderr, and nothing ran.
+refused() {
+	assert_status "$2"
+	assert_status_line "$D/status"
+	assert_eq "$(jq -r .status "$D/status")" "$1"
+	assert_contains "$(jq -r .detail "$D/status")" "$3"
+	assert_eq "$(jq -r '.command // "none"' "$D/status")" none
+	assert_contains "$(head -n 1 "$D/err")" "sbox-exec: "
+	assert_contains "$(cat "$D/err")" "$3"
+	assert_eq "$output" ""
+	assert_absent "$D/marks/tool"
+}
+
+_not_found() {
+	rm -f "$D/marks/tool"
+	# Control: on the host, the same PATH finds the tool, and it runs.
+	PATH=$D/bin:/usr/bin:/bin run usr sh -c 'cd / && sbox-test-tool'
+	assert_status 0
+	assert_eq "$output" tool-ran
+	rm -f "$D/marks/tool"
+
+	# --fs=minimal: the directory is not in the sandbox's view.
+	PATH=$D/bin:/usr/bin:/bin launch 127 --fs=minimal -- sbox-test-tool
+	refused command-not-found 127 \
+		"sbox-test-tool: not found on the sandbox's PATH ($D/bin:/usr/bin:/bin)"
+	# By its path: the same.
+	launch 127 --fs=minimal -- "$D/bin/sbox-test-tool"
+	refused command-not-found 127 "$D/bin/sbox-test-tool"
+	# The PATH is the command's own, after --setenv: the host's PATH,
+	# which has the tool, does not count.
+	PATH=$D/bin:/usr/bin:/bin launch 127 --setenv PATH /usr/bin:/bin \
+		-- sbox-test-tool
+	refused command-not-found 127 "(/usr/bin:/bin)"
+	# Granted, it is found and runs.
+	PATH=$D/bin:/usr/bin:/bin launch 0 --fs=minimal --ro "$D/bin" \
+		--rw "$D/marks" -- sbox-test-tool
+	assert_status 0
+	assert_eq "$output" tool-ran
+	assert_eq "$(jq -r .command "$D/status")" "$D/bin/sbox-test-tool"
+	assert_file "$D/marks/tool" ran
+}
+
+@test "a command not in the sandbox's view: command-not-found, exit 127, nothing runs" {
+	each_user _not_found
+}
+
+_not_executable() {
+	rm -f "$D/marks/tool"
+	printf '#!/bin/sh\necho ran >%s/marks/tool\n' "$D" >"$D/bin/noexec"
+	chmod 0644 "$D/bin/noexec"
+	mkdir -p "$D/bin/adir" "$D/dirs/sbox-test-dir"
+	chmod 0755 "$D/bin/adir" "$D/dirs/sbox-test-dir"
+	printf '\177ELF\002\001\001\000\000not a program at all\n' \
+		>"$D/bin/notelf"
+	chmod 0755 "$D/bin/notelf" "$D/dirs"
+
+	# Controls: a shell cannot execute these either (126).
+	run usr sh -c '"$1"' sh "$D/bin/noexec"
+	assert_status 126
+	run usr sh -c '"$1"' sh "$D/bin/adir"
+	assert_status 126
+	run usr sh -c '"$1"' sh "$D/bin/notelf"
+	assert_status 126
+
+	launch 126 -- "$D/bin/noexec"
+	refused command-not-executable 126 "$D/bin/noexec: Permission denied"
+	launch 126 -- "$D/bin/adir"
+	refused command-not-executable 126 "$D/bin/adir: is a directory"
+	launch 126 -- "$D/bin/notelf"
+	refused command-not-executable 126 "$D/bin/notelf: Exec format error"
+	# Found on PATH as a directory only: not executable, not "not found".
+	PATH=$D/dirs:/usr/bin:/bin launch 126 -- sbox-test-dir
+	refused command-not-executable 126 "$D/dirs/sbox-test-dir: is a directory"
+	# One that cannot be executed, then one that can: the second runs, as
+	# with execvp(3).
+	cp "$D/bin/sbox-test-tool" "$D/dirs/sbox-test-tool"
+	chmod 0644 "$D/dirs/sbox-test-tool"
+	rm -f "$D/marks/tool"
+	PATH=$D/dirs:$D/bin:/usr/bin:/bin launch 0 --rw "$D/marks" -- sbox-test-tool
+	assert_status 0
+	assert_eq "$(jq -r .command "$D/status")" "$D/bin/sbox-test-tool"
+	assert_file "$D/marks/tool" ran
+}
+
+@test "not executable (no x bit, a directory, a format the kernel refuses): command-not-executable, 126" {
+	each_user _not_executable
+}
+
+_interpreter_missing() {
+	mkdir -p "$D/interp"
+	cp /bin/sh "$D/interp/sh"
+	printf '#!%s/interp/sh\necho ran >%s/marks/tool\necho ran\n' "$D" "$D" \
+		>"$D/bin/script"
+	chmod 0755 "$D/interp/sh" "$D/bin/script"
+	rm -f "$D/marks/tool"
+
+	# Control: on the host the interpreter is there and the script runs.
+	run usr "$D/bin/script"
+	assert_status 0
+	assert_eq "$output" ran
+	rm -f "$D/marks/tool"
+
+	# The script is granted, its interpreter is not.
+	launch 126 --fs=minimal --ro "$D/bin" -- "$D/bin/script"
+	refused command-not-executable 126 \
+		"$D/bin/script: its interpreter $D/interp/sh is not in the sandbox"
+	# Both granted: it runs.
+	launch 0 --fs=minimal --ro "$D/bin" --ro "$D/interp" --rw "$D/marks" \
+		-- "$D/bin/script"
+	assert_status 0
+	assert_eq "$(jq -r .command "$D/status")" "$D/bin/script"
+	assert_file "$D/marks/tool" ran
+}
+
+_env_interpreter_missing() {
+	mkdir -p "$D/interp"
+	printf '#!/bin/sh\necho "interp ran $1"\n' >"$D/interp/sbox-test-interp"
+	printf '#!/usr/bin/env sbox-test-interp\n' >"$D/bin/env-script"
+	chmod 0755 "$D/interp" "$D/interp/sbox-test-interp" "$D/bin/env-script"
+
+	# Control: on the host, with the interpreter on PATH, the script runs.
+	PATH=$D/interp:/usr/bin:/bin run usr "$D/bin/env-script"
+	assert_status 0
+	assert_eq "$output" "interp ran $D/bin/env-script"
+
+	# Inside, the PATH the script gets lacks the interpreter.
+	PATH=$D/interp:/usr/bin:/bin launch 126 --setenv PATH /usr/bin:/bin \
+		-- "$D/bin/env-script"
+	refused command-not-executable 126 \
+		"$D/bin/env-script: its interpreter sbox-test-interp (run by env) is not on the sandbox's PATH"
+	PATH=$D/interp:/usr/bin:/bin launch 0 -- "$D/bin/env-script"
+	assert_eq "$output" "interp ran $D/bin/env-script"
+	assert_eq "$(jq -r .command "$D/status")" "$D/bin/env-script"
+}
+
+@test "#!/usr/bin/env NAME with NAME not on the sandbox's PATH: command-not-executable" {
+	each_user _env_interpreter_missing
+}
+
+@test "a #! script whose interpreter is not in the sandbox: command-not-executable" {
+	each_user _interpreter_missing
+}
+
+_found_inside_only() {
+	# Control: the host's PATH does not have the tool.
+	PATH=/usr/bin:/bin run -127 usr sh -c 'cd / && sbox-test-tool'
+
+	PATH=/usr/bin:/bin launch 0 --rw "$D/marks" \
+		--setenv PATH "$D/bin:/usr/bin:/bin" -- sbox-test-tool
+	assert_status 0
+	assert_eq "$output" tool-ran
+	assert_eq "$(jq -r .status "$D/status")" success
+	assert_eq "$(jq -r .command "$D/status")" "$D/bin/sbox-test-tool"
+	# A relative PATH entry, from the sandbox's working directory: the
+	# command is named by its absolute path.
+	PATH=/usr/bin:/bin launch 0 --rw "$D/marks" --chdir "$D/bin" \
+		--setenv PATH ".:/usr/bin:/bin" -- sbox-test-tool
+	assert_status 0
+	assert_eq "$(jq -r .command "$D/status")" "$D/bin/./sbox-test-tool"
+	# No PATH at all (--clearenv): /bin:/usr/bin, as a shell.
+	launch 0 --clearenv -- true
+	assert_status 0
+	assert_eq "$(jq -r .command "$D/status")" /bin/true
+}
+
+@test "found on the PATH given inside (--setenv, relative, none) but not on the host's: success names it" {
+	each_user _found_inside_only
+}
+
+_success_names() {
+	launch 3 -- sh -c 'exit 3'
+	assert_status 3
+	assert_status_line "$D/status"
+	assert_eq "$(jq -r .status "$D/status")" success
+	assert_eq "$(jq -r .command "$D/status")" "$(PATH=$PATH command -v sh)"
+	# --check runs no command: no "command".
+	rm -f "$D/status"
+	run usr "$SBOX" --check --json
+	assert_status 0
+	assert_eq "$(printf '%s' "$output" | jq -r '.command // "none"')" none
+}
+
+@test "the success line names the file executed; --check names none" {
+	each_user _success_names
+}
+
+_tty() {
+	local sbox
+	sbox=$(printf %q "$SBOX")
+	rm -f "$D/marks/tool"
+	rm -f "$D/status"
+	in_pty "cd / && PATH=$D/bin:/usr/bin:/bin $sbox --tty --fs=minimal --status-fd=3 -- sbox-test-tool 3>$D/status; echo exit=\$?"
+	assert_contains "$output" "exit=127"
+	assert_contains "$output" "sbox-test-tool: not found on the sandbox's PATH"
+	assert_eq "$(jq -r .status "$D/status")" command-not-found
+	assert_absent "$D/marks/tool"
+	rm -f "$D/status"
+	in_pty "cd / && $sbox --tty --status-fd=3 -- $D/bin 3>$D/status; echo exit=\$?"
+	assert_contains "$output" "exit=126"
+	assert_eq "$(jq -r .status "$D/status")" command-not-executable
+	rm -f "$D/status"
+	in_pty "cd / && PATH=$D/bin:/usr/bin:/bin $sbox --tty --rw $D/marks --status-fd=3 -- sbox-test-tool 3>$D/status; echo exit=\$?"
+	assert_contains "$output" "exit=0"
+	assert_contains "$output" "tool-ran"
+	assert_eq "$(jq -r .command "$D/status")" "$D/bin/sbox-test-tool"
+	assert_file "$D/marks/tool" ran
+}
+
+@test "--tty: the same statuses, and the same exit codes, on a terminal" {
+	requires script
+	each_user _tty
+}
