@@ -84,6 +84,15 @@ enum opt_section {
 	    SECTION_PROCESS, "=N\tpass inherited descriptor N to the command") \
 	X(TTY, "tty", 0, no_argument, SCOPE_ANYWHERE, SECTION_PROCESS,         \
 	    "\town terminal with job control, for interactive use")            \
+	X(TIMEOUT, "timeout", 0, required_argument, SCOPE_ANYWHERE,            \
+	    SECTION_PROCESS,                                                   \
+	    "=DURATION\tend the sandbox after DURATION (30, 1.5, 10m, 2h)")    \
+	X(KILL_AFTER, "kill-after", 0, required_argument, SCOPE_ANYWHERE,      \
+	    SECTION_PROCESS,                                                   \
+	    "=DURATION\twith --timeout: SIGKILL this long after SIGTERM (5)")  \
+	X(LIMIT, "limit", 0, required_argument, SCOPE_ANYWHERE,                \
+	    SECTION_PROCESS,                                                   \
+	    "=NAME=VALUE\tresource limit such as nproc=50 or fsize=1M")        \
 	X(CHECK, "check", 0, no_argument, SCOPE_ARGV, SECTION_LAUNCHER,        \
 	    "\tonly tell whether this sandbox can be created")                 \
 	X(PRINT, "print", 0, no_argument, SCOPE_ARGV, SECTION_LAUNCHER,        \

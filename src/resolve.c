@@ -533,6 +533,16 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 	case OPT_PROBE_TIMEOUT:
 		(void)options_parse_seconds(value, &rs->inv->probe_timeout_ms);
 		break;
+	case OPT_TIMEOUT:
+		(void)bounds_parse_duration(value, &rs->inv->timeout_ms);
+		break;
+	case OPT_KILL_AFTER:
+		(void)bounds_parse_duration(value, &rs->inv->kill_after_ms);
+		rs->inv->kill_after_given = true;
+		break;
+	case OPT_LIMIT: /* its form: options_check_value() */
+		free(bounds_parse_limit(value, &rs->inv->bounds));
+		break;
 	case OPT_POLICY:
 		load_policy(rs, value, "--policy", o);
 		break;
@@ -765,6 +775,39 @@ resolve_project(struct resolver *rs)
 		inv->policy.chdir = xstrdup(rs->project);
 }
 
+/*
+ * --kill-after means nothing alone; a limit above the caller's own hard
+ * limit could not be set inside (TIMEOUT AND LIMITS in sbox-exec(1)): refused.
+ */
+static void
+check_bounds(struct invocation *inv)
+{
+	const struct bounds *b = &inv->bounds;
+
+	if (inv->kill_after_given && inv->timeout_ms == 0)
+		cli_fail(inv, NULL, 0, "--kill-after needs --timeout");
+	/* The kernel exempts the host's uid 0 from RLIMIT_NPROC, whatever
+	 * its capabilities and namespace: the sandbox's processes are it. */
+	if (getuid() == 0 && b->set[BOUND_NPROC] &&
+	    b->value[BOUND_NPROC] != RLIM_INFINITY)
+		cli_fail(inv, NULL, 0,
+		    "--limit: nproc cannot be enforced when sbox-exec runs as root: the kernel does not count root's processes against it");
+	for (size_t r = 0; r < BOUND_N; r++) {
+		struct rlimit rl;
+		cleanup_buf struct buf want = { 0 }, hard = { 0 };
+
+		if (!b->set[r] ||
+		    getrlimit(bounds_resource((enum bound_res)r), &rl) < 0 ||
+		    rl.rlim_max == RLIM_INFINITY || b->value[r] <= rl.rlim_max)
+			continue;
+		bounds_format(b->value[r], &want);
+		bounds_format(rl.rlim_max, &hard);
+		cli_fail(inv, NULL, 0,
+		    "--limit: %s=%s is above sbox-exec's hard limit of %s; a sandbox cannot raise it",
+		    bounds_name((enum bound_res)r), want.s, hard.s);
+	}
+}
+
 /* The requests of the command line: files first, then the rest. */
 static void
 apply_requests(struct resolver *rs)
@@ -811,6 +854,7 @@ resolve_invocation(struct invocation *inv)
 		inv->bwrap_from_env = true;
 	}
 	check_status_fds(inv);
+	check_bounds(inv);
 	check_log_fd(inv);
 	add_base_mounts(&inv->policy);
 	/* Refused already: no need to look further at the host. */
