@@ -123,6 +123,10 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 	case OPT_VERSION:
 		set_mode(inv, MODE_VERSION);
 		break;
+	case OPT_PROJECT:
+		free(inv->project);
+		inv->project = xstrdup(value);
+		break;
 	case OPT_NONE:
 	case OPT_FS:
 	case OPT_RW:
@@ -131,6 +135,7 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 	case OPT_RO_TRY:
 	case OPT_RW_TRY:
 	case OPT_ALLOW_SOCKET:
+	case OPT_CACHE:
 	case OPT_NO_NET:
 	case OPT_NET:
 	case OPT_ALLOW_HOST:
@@ -144,6 +149,9 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 	case OPT_PROBE_TIMEOUT:
 	case OPT_POLICY:
 	case OPT_PROFILE:
+	case OPT_TIMEOUT:
+	case OPT_KILL_AFTER:
+	case OPT_LIMIT:
 	case OPT_END:
 		break; /* they shape the sandbox: resolve.c applies them */
 	}
@@ -234,6 +242,8 @@ cli_parse(struct invocation *inv, int argc, char **argv)
 
 	memset(inv, 0, sizeof(*inv));
 	inv->probe_timeout_ms = CLI_DEFAULT_TIMEOUT_MS;
+	inv->kill_after_ms = BOUNDS_DEFAULT_KILL_AFTER_MS;
+	bounds_set_defaults(&inv->bounds);
 	inv->log_fd = -1;
 	opterr = 0;
 	optind = 0; /* full re-initialisation, for tests that parse twice */
@@ -267,6 +277,7 @@ cli_free(struct invocation *inv)
 	free(inv->status_fds);
 	free(inv->requests);
 	free(inv->bwrap);
+	free(inv->project);
 	strv_clear(&inv->notices);
 	sbox_error_clear(&inv->err);
 }

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "bounds.h"
 #include "options.h"
 #include "policy.h"
 #include "sbox.h"
@@ -53,8 +54,13 @@ struct invocation {
 	char **status_sockets; /* as given: "@name" or a path */
 	size_t nstatus_sockets, status_sockets_cap;
 	long probe_timeout_ms;
+	long long timeout_ms;	 /* --timeout; 0: none */
+	long long kill_after_ms; /* --kill-after, or its default */
+	bool kill_after_given;
+	struct bounds bounds; /* --limit, over the defaults */
 	bool json;
 	bool allow_setuid_files; /* as root, --rw over setuid files */
+	char *project;		 /* --project as given, or NULL */
 	struct strv notices;	 /* said with -v and --check */
 	enum verbosity verbosity;
 	char **command;		      /* points into argv; NULL-terminated */

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "bwrap_cmd.h"
+#include "deadline.h"
 #include "events.h"
 #include "fd.h"
 #include "netproxy.h"
@@ -396,6 +397,7 @@ add_stage2(struct launch *l, const struct invocation *inv,
 	s2.mode = inv->mode == MODE_CHECK ? STAGE2_CHECK :
 	    p->tty			  ? STAGE2_RUN_TTY :
 					    STAGE2_RUN;
+	s2.limits = inv->bounds;
 	if (netpolicy_active(&p->egress))
 		s2.proxy_port = NETPROXY_PORT;
 	s2.writable = writable;
@@ -603,6 +605,7 @@ struct relay {
 	bool ctty; /* --tty: the sandbox's terminal is the command's own */
 	bool fg;   /* we may read the caller's terminal */
 	struct pty *t;
+	struct deadline *dl; /* --timeout */
 	char keys[4096]; /* read from the caller, not yet in the sandbox's */
 	size_t nkeys, keys_off;
 };
@@ -855,7 +858,7 @@ relay_loop(struct relay *r)
 
 	for (;;) {
 		struct pollfd pfd[3];
-		struct timespec drain = { 0, 50 * 1000 * 1000 };
+		struct timespec drain = { 0, 50 * 1000 * 1000 }, left;
 		size_t n = 0;
 		int rc;
 
@@ -871,6 +874,7 @@ relay_loop(struct relay *r)
 			got_deferred[2] = 0;
 			window_changed(r);
 		}
+		(void)deadline_check(r->dl);
 		if (!err_open && !master_open)
 			break;
 		if (err_open)
@@ -885,7 +889,9 @@ relay_loop(struct relay *r)
 		/* bwrap gone: what the sandbox wrote is in the terminal's
 		 * buffer already; a descriptor of it smuggled out of the
 		 * sandbox must not keep us waiting. */
-		rc = ppoll(pfd, n, err_open ? NULL : &drain, &open_mask);
+		rc = ppoll(pfd, n,
+		    err_open ? deadline_left(r->dl, &left) : &drain,
+		    &open_mask);
 		if (rc < 0 && errno == EINTR)
 			continue;
 		if (rc <= 0) {
@@ -910,7 +916,7 @@ static int
 proxy(struct relay *r)
 {
 	cleanup_fd int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	int keep[8], code;
+	int keep[9], code;
 	size_t nkeep = 0;
 
 	/* The command owns stdin and stdout now; we hold them no more. */
@@ -920,6 +926,7 @@ proxy(struct relay *r)
 	}
 	keep[nkeep++] = r->err_fd;
 	keep[nkeep++] = (int)fwd_pidfd;
+	keep[nkeep++] = r->dl->init_pidfd;
 	if (events_fd() >= 0)
 		keep[nkeep++] = events_fd();
 	keep[nkeep++] = netproxy_fd();
@@ -1063,7 +1070,7 @@ stop_command(struct launch *l, struct ready_outcome *out,
  * relay until bwrap ends; returns what sbox-exec exits with. */
 static int
 hand_over(struct launch *l, const struct launch_spec *spec,
-    struct ready_outcome *out)
+    struct ready_outcome *out, struct deadline *dl)
 {
 	const struct policy *p = &spec->inv->policy;
 	char go = STAGE2_GO;
@@ -1073,9 +1080,11 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 		.err_fd = l->err_read,
 		.ctty = p->tty,
 		.t = &l->t,
+		.dl = dl,
 	};
 
 	forward_signals_to(l->bwrap_pid, out->cmd_pid, &l->t, p->tty);
+	deadline_watch(dl, out->cmd_pid, l->bwrap_pid, (int)fwd_pidfd);
 	spec->ready(spec->ready_ctx, getpid(), out->lookup_text);
 	(void)send(l->ctrl, &go, 1, MSG_NOSIGNAL);
 	if (out->bwrap_stderr[0] != '\0') {
@@ -1093,6 +1102,73 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 	return proxy(&r);
 }
 
+/* MS as seconds: "2s", "1.5s". */
+static void
+say_secs(char *buf, size_t size, long long ms)
+{
+	if (ms % 1000 == 0)
+		snprintf(buf, size, "%llds", ms / 1000);
+	else
+		snprintf(buf, size, "%lld.%03llds", ms / 1000, ms % 1000);
+}
+
+/* The detail of exit status 124, unless -q. */
+static void
+timed_out(const struct invocation *inv, const struct deadline *dl)
+{
+	char after[32], grace[32];
+
+	if (inv->verbosity < 0)
+		return;
+	say_secs(after, sizeof(after), dl->timeout_ms);
+	say_secs(grace, sizeof(grace), dl->kill_after_ms);
+	if (dl->phase == DEADLINE_KILLED)
+		util_say(
+		    "timed out after %s: the sandbox did not end within %s of SIGTERM and was killed",
+		    after, grace);
+	else
+		util_say("timed out after %s: the sandbox ended after SIGTERM",
+		    after);
+}
+
+/*
+ * A command ended by the signal a limit raises: said on the event channel
+ * with the limit (EVENTS in sbox-exec(1)).  bwrap reports the signal as
+ * 128+N, which is all that can be known: a command that exits with such
+ * a number itself looks the same.
+ */
+static void
+say_limit_hit(const struct invocation *inv, int code)
+{
+	static const struct {
+		int sig;
+		const char *name;
+		enum bound_res limit;
+	} hits[] = {
+		{ SIGXCPU, "SIGXCPU", BOUND_CPU },
+		{ SIGXFSZ, "SIGXFSZ", BOUND_FSIZE },
+		{ SIGKILL, "SIGKILL", BOUND_CPU },
+	};
+	struct event ev;
+
+	for (size_t i = 0; i < N_ELEMENTS(hits); i++) {
+		if (code != SBOX_EXIT_SIGNAL_BASE + hits[i].sig ||
+		    !inv->bounds.set[hits[i].limit] ||
+		    inv->bounds.value[hits[i].limit] == RLIM_INFINITY)
+			continue;
+		event_start(&ev, "killed");
+		event_str(&ev, "signal", hits[i].name);
+		/* SIGKILL has other senders than the cpu hard limit. */
+		event_str(&ev,
+		    hits[i].sig == SIGKILL ? "limit_if_any" : "limit",
+		    bounds_name(hits[i].limit));
+		event_int(&ev, "value",
+		    (long long)inv->bounds.value[hits[i].limit]);
+		event_emit(&ev);
+		return;
+	}
+}
+
 /*
  * Create the sandbox and run the command in it (or, for --check, only
  * create it).  Returns -1 with ERR set when the sandbox could not be
@@ -1104,7 +1180,12 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 {
 	cleanup_launch struct launch l = LAUNCH_INIT;
 	struct ready_outcome out;
+	struct deadline dl;
 
+	/* From the start: creation counts (TIMEOUT AND LIMITS). */
+	deadline_start(&dl,
+	    spec->inv->mode == MODE_RUN ? spec->inv->timeout_ms : 0,
+	    spec->inv->kill_after_ms);
 	if (prepare(&l, spec, err) < 0)
 		return -1;
 	if (spec->inv->verbosity > 0) {
@@ -1122,6 +1203,13 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 		stop_command(&l, &out, err);
 		return -1;
 	}
-	*exit_code = hand_over(&l, spec, &out);
+	*exit_code = hand_over(&l, spec, &out, &dl);
+	if (dl.phase >= DEADLINE_TERMED) {
+		timed_out(spec->inv, &dl);
+		*exit_code = SBOX_EXIT_TIMEOUT;
+	} else {
+		say_limit_hit(spec->inv, *exit_code);
+	}
+	deadline_close(&dl);
 	return 0;
 }

@@ -194,8 +194,13 @@ on_ready(void *ctx, pid_t pid, const char *command)
 		.seccomp = "filter",
 	};
 
+	cleanup_buf struct buf limits = { 0 };
+
 	if (abi > 0)
 		snprintf(landlock, sizeof(landlock), "abi-%d", abi);
+	/* Set by stage two before it reported in (TIMEOUT AND LIMITS). */
+	bounds_render_json(&r->inv->bounds, &limits);
+	sr.limits = limits.s;
 	report(r, &sr);
 }
 

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds.h"
+#include "cache.h"
 #include "netpolicy.h"
 #include "options.h"
 #include "util.h"
@@ -182,7 +184,8 @@ options_help(FILE *f)
 	    "\n"
 	    "Exit status: the command's (128+N if killed by signal N); 125 if\n"
 	    "sbox-exec refused; 126 if COMMAND cannot be executed; 127 if it is not\n"
-	    "found.  With --check: 0 if the sandbox can be created, else 125.\n"
+	    "found; 124 if --timeout ended it.  With --check: 0 if the sandbox\n"
+	    "can be created, else 125.\n"
 	    "\n"
 	    "See sbox-exec(1) for the status format and policy files.\n",
 	    f);
@@ -233,6 +236,31 @@ profile_name(const char *name)
 	    strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
 }
 
+/* The numbers among the values: descriptors and durations. */
+static char *
+check_number(enum opt_id id, const char *name, const char *value)
+{
+	long long dur;
+	long ms;
+	int fd;
+
+	if (id == OPT_PROBE_TIMEOUT)
+		return options_parse_seconds(value, &ms) == 0 ?
+		    NULL :
+		    xasprintf(
+			"--probe-timeout: '%s' is not a number of seconds between 0 and 86400",
+			value);
+	if (id == OPT_TIMEOUT || id == OPT_KILL_AFTER)
+		return bounds_parse_duration(value, &dur) == 0 ?
+		    NULL :
+		    xasprintf(
+			"--%s: '%s' is not a duration (a number of seconds above 0, or with s, m, h or d; at most 365d)",
+			name, value);
+	return util_parse_fd(value, &fd) == 0 ?
+	    NULL :
+	    xasprintf("--%s: '%s' is not a descriptor number", name, value);
+}
+
 /*
  * Whether VALUE has the form option ID takes, wherever it was given:
  * NULL, or what is wrong, worded for the user (to be freed).  What the
@@ -242,8 +270,6 @@ char *
 options_check_value(enum opt_id id, const char *value)
 {
 	const char *name = options_name(id);
-	long ms;
-	int fd;
 
 	switch (id) {
 	case OPT_FS:
@@ -259,6 +285,7 @@ options_check_value(enum opt_id id, const char *value)
 	case OPT_ALLOW_SOCKET:
 	case OPT_CHDIR:
 	case OPT_BWRAP:
+	case OPT_PROJECT:
 		return value[0] == '\0' ? xasprintf("--%s: empty path", name) :
 					  NULL;
 	case OPT_POLICY:
@@ -269,6 +296,12 @@ options_check_value(enum opt_id id, const char *value)
 		return profile_name(value) ?
 		    NULL :
 		    xasprintf("--profile: '%s' is not a profile name", value);
+	case OPT_CACHE:
+		return cache_name_ok(value) ?
+		    NULL :
+		    xasprintf(
+			"--cache: '%s' is not a cache name (letters, digits, '.', '_', '-', not starting with '.')",
+			value);
 	case OPT_SETENV:
 	case OPT_UNSETENV:
 		return options_env_name(value) ?
@@ -287,16 +320,15 @@ options_check_value(enum opt_id id, const char *value)
 	case OPT_KEEP_FD:
 	case OPT_STATUS_FD:
 	case OPT_LOG_FD:
-		return util_parse_fd(value, &fd) == 0 ?
-		    NULL :
-		    xasprintf("--%s: '%s' is not a descriptor number", name,
-			value);
 	case OPT_PROBE_TIMEOUT:
-		return options_parse_seconds(value, &ms) == 0 ?
-		    NULL :
-		    xasprintf(
-			"--probe-timeout: '%s' is not a number of seconds between 0 and 86400",
-			value);
+	case OPT_TIMEOUT:
+	case OPT_KILL_AFTER:
+		return check_number(id, name, value);
+	case OPT_LIMIT: {
+		struct bounds b = { 0 };
+
+		return bounds_parse_limit(value, &b);
+	}
 	case OPT_NONE:
 	case OPT_ALLOW_SETUID_FILES:
 	case OPT_NO_NET:

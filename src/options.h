@@ -54,6 +54,12 @@ enum opt_section {
 	X(RW_TRY, "rw-try", 0, required_argument, SCOPE_ANYWHERE,              \
 	    SECTION_FILESYSTEM,                                                \
 	    "=PATH\tas --rw, skipped when PATH is missing")                    \
+	X(CACHE, "cache", 0, required_argument, SCOPE_ANYWHERE,                \
+	    SECTION_FILESYSTEM,                                                \
+	    "=NAME\ta private cache of the project, created, writable")        \
+	X(PROJECT, "project", 0, required_argument, SCOPE_ARGV,                \
+	    SECTION_FILESYSTEM,                                                \
+	    "=DIR\tthe project, ${PROJECT} (default: the current directory)")  \
 	X(ALLOW_SOCKET, "allow-socket", 0, required_argument, SCOPE_ANYWHERE,  \
 	    SECTION_FILESYSTEM, "=PATH\texpose this host unix socket")         \
 	X(ALLOW_SETUID_FILES, "allow-setuid-files", 0, no_argument,            \
@@ -70,7 +76,7 @@ enum opt_section {
 	    SECTION_NETWORK, "=PATTERN[:PORT]\tan exception to --allow-host")  \
 	X(CHDIR, "chdir", 'C', required_argument, SCOPE_ANYWHERE,              \
 	    SECTION_PROCESS,                                                   \
-	    "=DIR\tworking directory inside (default: the current one)")       \
+	    "=DIR\tworking directory inside (default: the project)")           \
 	X(SETENV, "setenv", 0, required_argument, SCOPE_ANYWHERE,              \
 	    SECTION_PROCESS,                                                   \
 	    " NAME VALUE\tset NAME in the command's environment")              \
@@ -83,6 +89,15 @@ enum opt_section {
 	    SECTION_PROCESS, "=N\tpass inherited descriptor N to the command") \
 	X(TTY, "tty", 0, no_argument, SCOPE_ANYWHERE, SECTION_PROCESS,         \
 	    "\town terminal with job control, for interactive use")            \
+	X(TIMEOUT, "timeout", 0, required_argument, SCOPE_ANYWHERE,            \
+	    SECTION_PROCESS,                                                   \
+	    "=DURATION\tend the sandbox after DURATION (30, 1.5, 10m, 2h)")    \
+	X(KILL_AFTER, "kill-after", 0, required_argument, SCOPE_ANYWHERE,      \
+	    SECTION_PROCESS,                                                   \
+	    "=DURATION\twith --timeout: SIGKILL this long after SIGTERM (5)")  \
+	X(LIMIT, "limit", 0, required_argument, SCOPE_ANYWHERE,                \
+	    SECTION_PROCESS,                                                   \
+	    "=NAME=VALUE\tresource limit such as nproc=50 or fsize=1M")        \
 	X(CHECK, "check", 0, no_argument, SCOPE_ARGV, SECTION_LAUNCHER,        \
 	    "\tonly tell whether this sandbox can be created")                 \
 	X(PRINT, "print", 0, no_argument, SCOPE_ARGV, SECTION_LAUNCHER,        \

@@ -3,9 +3,10 @@
  *
  * The syntax is the manual page's (sbox-exec(1), POLICY FILES): one
  * option a line, "--name value" or "--name=value", '#' comments, ${NAME}
- * from the environment and ${CWD}.  The lexer is pure: the text comes in
- * as a string and variables through a lookup the caller gives, so that it
- * can be tested with strings; resolve.c reads the files.
+ * from the environment, ${CWD}, ${PROJECT} and ${CACHE}.  The lexer is
+ * pure: the text comes in as a string and variables through a lookup the
+ * caller gives, so that it can be tested with strings; resolve.c reads
+ * the files.
  */
 #ifndef SBOX_POLICYFILE_H
 #define SBOX_POLICYFILE_H
@@ -17,7 +18,7 @@ typedef const char *policyfile_lookup_fn(const char *name, void *ctx);
 struct policyfile {
 	char *next;	      /* the rest of the text, modified in place */
 	unsigned long lineno; /* of the line last returned */
-	policyfile_lookup_fn *lookup; /* ${NAME}; ${CWD} is asked for too */
+	policyfile_lookup_fn *lookup; /* ${NAME}, ${CWD} and the like */
 	void *ctx;
 };
 

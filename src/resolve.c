@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "cli.h"
 #include "grant.h"
 #include "load.h"
@@ -36,7 +37,7 @@
 #define MAX_INCLUDE_DEPTH 16
 #define MAX_POLICY_BYTES (1 << 20)
 #define MAX_POLICY_FILES 256 /* includes, counted over the whole parse */
-#define N_ANCHORS 3	     /* the working directory and both homes */
+#define N_ANCHORS 4	     /* the working directory, the project, homes */
 
 /* Where the option being applied came from, for messages. */
 struct origin {
@@ -56,6 +57,12 @@ struct resolver {
 	int nfiles;
 	char *anchors[N_ANCHORS]; /* for grants from files */
 	bool anchors_set;
+	char *project;		  /* its real path: ${PROJECT} */
+	const char *project_wide; /* what it is when / or a home, or NULL */
+	bool wide_named;	  /* ${PROJECT} was expanded while wide */
+	char *cache_root;	  /* ${CACHE}, once asked for */
+	char *node_modules;	  /* ${COMMAND_NODE_MODULES}, once asked for */
+	bool node_modules_set;
 };
 
 #define fail(rs, o, ...) cli_fail((rs)->inv, (o)->file, (o)->line, __VA_ARGS__)
@@ -85,6 +92,16 @@ passwd_home(uid_t uid)
 	return home;
 }
 
+/* The home directory: HOME, or the password entry's when it is unset. */
+static char *
+home_dir(void)
+{
+	const char *home = getenv("HOME");
+
+	return home != NULL && home[0] != '\0' ? xstrdup(home) :
+						 passwd_home(getuid());
+}
+
 /* Where a grant from a policy file may not pass a symlink: below the
  * working directory and below either home directory. */
 static const char *const *
@@ -99,6 +116,8 @@ grant_anchors(struct resolver *rs)
 			rs->anchors[1] = util_path_absolute(home, "/");
 		if (pw != NULL && pw[0] == '/')
 			rs->anchors[2] = util_path_absolute(pw, "/");
+		if (rs->project != NULL)
+			rs->anchors[3] = xstrdup(rs->project);
 		rs->anchors_set = true;
 	}
 	return (const char *const *)rs->anchors;
@@ -209,6 +228,40 @@ add_keep_fd(struct resolver *rs, const char *value, const struct origin *o)
 		policy_add_keep_fd(p, fd);
 }
 
+/* --cache: the project's private cache NAME, created, writable. */
+static void
+add_cache(struct resolver *rs, const char *name, const struct origin *o)
+{
+	struct policy *p = &rs->inv->policy;
+	cleanup_free char *path = NULL, *err = NULL, *key = NULL;
+	cleanup_free char *home = home_dir();
+	struct mount *m;
+
+	if (rs->project == NULL) /* refused already */
+		return;
+	key = cache_project_key(rs->project);
+	if (rs->inv->mode == MODE_PRINT) {
+		/* --print shows the sandbox and creates nothing; --check
+		 * creates the cache as a run would, to tell whether it can. */
+		cleanup_free char *root = cache_root(getenv("XDG_CACHE_HOME"),
+		    home, key);
+
+		if (root == NULL) {
+			fail(rs, o,
+			    "--cache=%s: neither XDG_CACHE_HOME nor HOME is an absolute path",
+			    name);
+			return;
+		}
+		path = util_path_join(root, name);
+	} else if (cache_create(getenv("XDG_CACHE_HOME"), home, key, name,
+		       &path, &err) < 0) {
+		fail(rs, o, "%s", err);
+		return;
+	}
+	m = policy_add_mount(p, MOUNT_RW, path, path);
+	m->from_file = o->file != NULL;
+}
+
 static void
 set_chdir(struct resolver *rs, const char *value, const struct origin *o)
 {
@@ -246,13 +299,90 @@ may_include(struct resolver *rs, const struct stat *st, const char *path,
 	return true;
 }
 
-/* ${CWD} and the environment, for the lexer. */
+/* ${CACHE}: where the project's private caches live (sbox-exec(1),
+ * --cache); NULL when no cache directory can be named. */
+static const char *
+cache_root_of(struct resolver *rs)
+{
+	if (rs->cache_root == NULL && rs->project != NULL) {
+		cleanup_free char *key = cache_project_key(rs->project);
+		cleanup_free char *home = home_dir();
+
+		rs->cache_root = cache_root(getenv("XDG_CACHE_HOME"), home,
+		    key);
+	}
+	return rs->cache_root;
+}
+
+/* The real path of the command, found as execvp() would on the host. */
+static char *
+command_real(const struct invocation *inv)
+{
+	const char *cmd = inv->command ? inv->command[0] : NULL;
+	const char *path = getenv("PATH");
+	cleanup_free char *copy = NULL;
+	char *save = NULL;
+
+	if (cmd == NULL || cmd[0] == '\0')
+		return NULL;
+	if (strchr(cmd, '/') != NULL)
+		return realpath(cmd, NULL);
+	copy = xstrdup(path != NULL ? path : "/usr/bin:/bin");
+	for (char *d = strtok_r(copy, ":", &save); d != NULL;
+	     d = strtok_r(NULL, ":", &save)) {
+		cleanup_free char *cand = util_path_join(d[0] ? d : ".", cmd);
+		struct stat st;
+
+		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(cand, X_OK) == 0)
+			return realpath(cand, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * ${COMMAND_NODE_MODULES}: the node_modules directory nearest above the
+ * command's real path, which holds a server npm or an editor installed
+ * and its dependencies (sbox-exec(1), PROFILES); NULL when there is none.
+ */
+static const char *
+command_node_modules(struct resolver *rs)
+{
+	static const char seg[] = "/node_modules/";
+
+	if (!rs->node_modules_set) {
+		cleanup_free char *real = command_real(rs->inv);
+		char *last = NULL;
+
+		for (char *p = real; p != NULL && (p = strstr(p, seg)) != NULL;
+		     p++)
+			last = p;
+		if (last != NULL)
+			rs->node_modules = xstrndup(real,
+			    (size_t)(last - real) + sizeof(seg) - 2);
+		rs->node_modules_set = true;
+	}
+	return rs->node_modules;
+}
+
+/* ${CWD}, ${PROJECT}, ${CACHE}, ${COMMAND_NODE_MODULES} and the
+ * environment, for the lexer. */
 static const char *
 lookup_variable(const char *name, void *ctx)
 {
-	const struct invocation *inv = ctx;
+	struct resolver *rs = ctx;
 
-	return strcmp(name, "CWD") == 0 ? inv->policy.cwd : getenv(name);
+	if (strcmp(name, "CWD") == 0)
+		return rs->inv->policy.cwd;
+	if (strcmp(name, "PROJECT") == 0 && rs->project != NULL) {
+		rs->wide_named = rs->wide_named || rs->project_wide != NULL;
+		return rs->project;
+	}
+	if (strcmp(name, "CACHE") == 0)
+		return cache_root_of(rs);
+	if (strcmp(name, "COMMAND_NODE_MODULES") == 0)
+		return command_node_modules(rs);
+	return getenv(name);
 }
 
 /* Apply each option of TEXT, a policy file read from PATH. */
@@ -262,11 +392,18 @@ apply_file(struct resolver *rs, const char *path, char *text)
 	struct policyfile pf;
 	struct policyfile_item it = { 0 };
 
-	policyfile_init(&pf, text, lookup_variable, rs->inv);
+	policyfile_init(&pf, text, lookup_variable, rs);
 	while (policyfile_next(&pf, &it) > 0) {
 		struct origin o = { .file = path, .line = pf.lineno };
 
-		if (it.error != NULL)
+		if (rs->wide_named) {
+			/* A tool started outside its project: the caller's
+			 * mistake, which no grant should paper over. */
+			fail(rs, &o,
+			    "${PROJECT} is %s, which a policy file may not grant: start the tool in its project's directory or name it with --project=DIR",
+			    rs->project_wide);
+			rs->wide_named = false;
+		} else if (it.error != NULL)
 			fail(rs, &o, "%s", it.error);
 		else
 			apply_option(rs, it.id, it.value, it.value2, &o);
@@ -350,6 +487,18 @@ load_profile(struct resolver *rs, const char *name, const struct origin *o)
 		free(cand[i]);
 }
 
+/* --allow-host or --deny-host VALUE, onto the allow-list. */
+static void
+add_host(struct resolver *rs, enum opt_id id, const char *value,
+    const struct origin *o)
+{
+	const char *why = netpolicy_add(&rs->inv->policy.egress, value,
+	    id == OPT_DENY_HOST);
+
+	if (why != NULL)
+		fail(rs, o, "--%s: '%s': %s", options_name(id), value, why);
+}
+
 /* Apply one option, from argv or a file.  VALUE2 only for --setenv. */
 static void
 apply_option(struct resolver *rs, enum opt_id id, const char *value,
@@ -374,17 +523,14 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 		p->net = id == OPT_NET;
 		break;
 	case OPT_ALLOW_HOST:
-	case OPT_DENY_HOST: {
-		const char *why = netpolicy_add(&p->egress, value,
-		    id == OPT_DENY_HOST);
-
-		if (why != NULL)
-			fail(rs, o, "--%s: '%s': %s", options_name(id), value,
-			    why);
+	case OPT_DENY_HOST:
+		add_host(rs, id, value, o);
 		break;
-	}
 	case OPT_CHDIR:
 		set_chdir(rs, value, o);
+		break;
+	case OPT_CACHE:
+		add_cache(rs, value, o);
 		break;
 	case OPT_SETENV:
 	case OPT_UNSETENV:
@@ -403,6 +549,16 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 	case OPT_PROBE_TIMEOUT:
 		(void)options_parse_seconds(value, &rs->inv->probe_timeout_ms);
 		break;
+	case OPT_TIMEOUT:
+		(void)bounds_parse_duration(value, &rs->inv->timeout_ms);
+		break;
+	case OPT_KILL_AFTER:
+		(void)bounds_parse_duration(value, &rs->inv->kill_after_ms);
+		rs->inv->kill_after_given = true;
+		break;
+	case OPT_LIMIT: /* its form: options_check_value() */
+		free(bounds_parse_limit(value, &rs->inv->bounds));
+		break;
 	case OPT_POLICY:
 		load_policy(rs, value, "--policy", o);
 		break;
@@ -410,6 +566,7 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 		load_profile(rs, value, o);
 		break;
 	case OPT_NONE:
+	case OPT_PROJECT:
 	case OPT_ALLOW_SETUID_FILES:
 	case OPT_CHECK:
 	case OPT_PRINT:
@@ -583,6 +740,90 @@ check_chdir(struct invocation *inv)
 		    strerror(ENOTDIR));
 }
 
+/* Whether DIR (real) is / or a home directory: what it is, or NULL. */
+static const char *
+wide_project(const char *dir)
+{
+	const char *homes[] = { getenv("HOME"), NULL };
+	cleanup_free char *pw = passwd_home(getuid());
+
+	if (strcmp(dir, "/") == 0)
+		return "/";
+	homes[1] = pw;
+	for (size_t i = 0; i < N_ELEMENTS(homes); i++) {
+		cleanup_free char *real = NULL;
+
+		if (homes[i] == NULL || homes[i][0] != '/')
+			continue;
+		real = realpath(homes[i], NULL);
+		if (real != NULL && strcmp(real, dir) == 0)
+			return "the home directory";
+	}
+	return NULL;
+}
+
+/*
+ * The project (sbox-exec(1), --project): --project's directory, or the
+ * working directory; the command starts there when it was named.
+ */
+static void
+resolve_project(struct resolver *rs)
+{
+	struct invocation *inv = rs->inv;
+	const char *given = inv->project ? inv->project : inv->policy.cwd;
+	struct stat st;
+
+	rs->project = realpath(given, NULL);
+	if (rs->project == NULL || stat(rs->project, &st) < 0) {
+		cli_fail(inv, NULL, 0, "--project: %s: %s", given,
+		    strerror(errno));
+		free(steal_pointer(&rs->project));
+		return;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		cli_fail(inv, NULL, 0, "--project: %s: %s", given,
+		    strerror(ENOTDIR));
+		free(steal_pointer(&rs->project));
+		return;
+	}
+	rs->project_wide = wide_project(rs->project);
+	if (inv->project != NULL)
+		inv->policy.chdir = xstrdup(rs->project);
+}
+
+/*
+ * --kill-after means nothing alone; a limit above the caller's own hard
+ * limit could not be set inside (TIMEOUT AND LIMITS in sbox-exec(1)): refused.
+ */
+static void
+check_bounds(struct invocation *inv)
+{
+	const struct bounds *b = &inv->bounds;
+
+	if (inv->kill_after_given && inv->timeout_ms == 0)
+		cli_fail(inv, NULL, 0, "--kill-after needs --timeout");
+	/* The kernel exempts the host's uid 0 from RLIMIT_NPROC, whatever
+	 * its capabilities and namespace: the sandbox's processes are it. */
+	if (getuid() == 0 && b->set[BOUND_NPROC] &&
+	    b->value[BOUND_NPROC] != RLIM_INFINITY)
+		cli_fail(inv, NULL, 0,
+		    "--limit: nproc cannot be enforced when sbox-exec runs as root: the kernel does not count root's processes against it");
+	for (size_t r = 0; r < BOUND_N; r++) {
+		struct rlimit rl;
+		cleanup_buf struct buf want = { 0 }, hard = { 0 };
+
+		if (!b->set[r] ||
+		    getrlimit(bounds_resource((enum bound_res)r), &rl) < 0 ||
+		    rl.rlim_max == RLIM_INFINITY || b->value[r] <= rl.rlim_max)
+			continue;
+		bounds_format(b->value[r], &want);
+		bounds_format(rl.rlim_max, &hard);
+		cli_fail(inv, NULL, 0,
+		    "--limit: %s=%s is above sbox-exec's hard limit of %s; a sandbox cannot raise it",
+		    bounds_name((enum bound_res)r), want.s, hard.s);
+	}
+}
+
 /* The requests of the command line: files first, then the rest. */
 static void
 apply_requests(struct resolver *rs)
@@ -617,14 +858,19 @@ resolve_invocation(struct invocation *inv)
 		cli_fail(inv, NULL, 0,
 		    "cannot determine the working directory: %s",
 		    strerror(errno));
+	resolve_project(&rs);
 	apply_requests(&rs);
 	for (size_t i = 0; i < N_ANCHORS; i++)
 		free(rs.anchors[i]);
+	free(rs.project);
+	free(rs.cache_root);
+	free(rs.node_modules);
 	if (inv->bwrap == NULL && env_bwrap != NULL && env_bwrap[0] != '\0') {
 		inv->bwrap = xstrdup(env_bwrap);
 		inv->bwrap_from_env = true;
 	}
 	check_status_fds(inv);
+	check_bounds(inv);
 	check_log_fd(inv);
 	add_base_mounts(&inv->policy);
 	/* Refused already: no need to look further at the host. */

@@ -20,6 +20,7 @@ enum sbox_status {
 
 /* Exit codes, as env(1) and timeout(1) use them. */
 enum {
+	SBOX_EXIT_TIMEOUT = 124,     /* --timeout expired, as timeout(1) */
 	SBOX_EXIT_REFUSED = 125,     /* any status but success; usage */
 	SBOX_EXIT_CANNOT_EXEC = 126, /* command found, not executable */
 	SBOX_EXIT_NOT_FOUND = 127,   /* command not found */

@@ -28,6 +28,7 @@
 #include <netinet/in.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -508,6 +509,46 @@ report_in(int ctrl, const struct lookup *lk, int proxy)
 	return n == 1 && report[0] == STAGE2_GO ? 0 : -1;
 }
 
+/*
+ * The limits of TIMEOUT AND LIMITS in sbox-exec(1), soft and hard alike so that the
+ * command cannot raise them; -1 (errno set, *FAILED naming the limit)
+ * when one cannot be set.  Two exceptions: cpu's hard limit is a second
+ * above the soft one, so that the command hears SIGXCPU before the
+ * kernel's SIGKILL; and core=0 is set as 1 byte, which writes no core
+ * file either (none is smaller than a page) and, unlike 0, also stops
+ * the kernel from handing the crash to a core_pattern pipe on the host.
+ */
+static int
+apply_limits(const struct bounds *b, const char **failed)
+{
+	for (size_t r = 0; r < BOUND_N; r++) {
+		int res = bounds_resource((enum bound_res)r);
+		struct rlimit rl;
+
+		if (!b->set[r])
+			continue;
+		*failed = bounds_name((enum bound_res)r);
+		if (getrlimit(res, &rl) < 0)
+			return -1;
+		rl.rlim_cur = b->value[r];
+		if (r == BOUND_CORE && rl.rlim_cur == 0 && rl.rlim_max != 0)
+			rl.rlim_cur = 1;
+		if (rl.rlim_cur > rl.rlim_max && rl.rlim_max != RLIM_INFINITY) {
+			errno = EPERM;
+			return -1;
+		}
+		if (r == BOUND_CPU && rl.rlim_cur != RLIM_INFINITY &&
+		    (rl.rlim_max == RLIM_INFINITY ||
+			rl.rlim_cur + 1 <= rl.rlim_max))
+			rl.rlim_max = rl.rlim_cur + 1;
+		else
+			rl.rlim_max = rl.rlim_cur;
+		if (setrlimit(res, &rl) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
 stage2_main(int argc, char **argv)
 {
@@ -515,6 +556,7 @@ stage2_main(int argc, char **argv)
 	struct sbox_error err = { 0 };
 	struct lookup lk;
 	int out_fds[STAGE2_ARGS_MAX_KEEP_FDS + 2];
+	const char *failed = NULL;
 	int proxy = -1;
 
 	if (stage2_args_decode(argc, argv, &a, &err) < 0 ||
@@ -546,6 +588,12 @@ stage2_main(int argc, char **argv)
 	if (landlock_confine(a.writable, a.nwritable, out_fds, a.nkeep + 2) <
 	    0) {
 		fprintf(stderr, "cannot apply Landlock: %s\n", strerror(errno));
+		return SBOX_EXIT_REFUSED;
+	}
+	/* The status will say they are set: set, or nothing runs. */
+	if (apply_limits(&a.limits, &failed) < 0) {
+		fprintf(stderr, "cannot set the limit %s: %s\n", failed,
+		    strerror(errno));
 		return SBOX_EXIT_REFUSED;
 	}
 	/* In the sandbox's view, with the command's environment. */

@@ -24,6 +24,7 @@ enum word {
 	W_STDERR,
 	W_KEEP,
 	W_MODE,
+	W_LIMITS,
 	W_PATHS,
 };
 
@@ -49,7 +50,7 @@ mode_word(enum stage2_mode mode)
 void
 stage2_args_encode(const struct stage2_args *a, struct strv *out)
 {
-	struct buf keep = { 0 };
+	struct buf keep = { 0 }, limits = { 0 };
 
 	strv_add(out, STAGE2_FLAG);
 	strv_addf(out, "%lu", a->userns);
@@ -64,6 +65,8 @@ stage2_args_encode(const struct stage2_args *a, struct strv *out)
 		strv_addf(out, "%s:%d", mode_word(a->mode), a->proxy_port);
 	else
 		strv_add(out, mode_word(a->mode));
+	bounds_encode(&a->limits, &limits);
+	strv_take(out, buf_steal(&limits));
 	for (size_t i = 0; i < a->nwritable; i++)
 		strv_add(out, a->writable[i]);
 	strv_add(out, "--");
@@ -233,7 +236,7 @@ stage2_args_decode(int argc, char **argv, struct stage2_args *a,
     struct sbox_error *err)
 {
 	memset(a, 0, sizeof(*a));
-	if (argc <= W_MODE || strcmp(argv[W_FLAG], STAGE2_FLAG) != 0) {
+	if (argc <= W_LIMITS || strcmp(argv[W_FLAG], STAGE2_FLAG) != 0) {
 		sbox_error_set(err, SBOX_PROBE_FAILED, "too few words");
 		return -1;
 	}
@@ -249,5 +252,10 @@ stage2_args_decode(int argc, char **argv, struct stage2_args *a,
 	if (decode_keep(argv[W_KEEP], a, err) < 0 ||
 	    decode_mode(argv[W_MODE], a, err) < 0)
 		return -1;
+	if (bounds_decode(argv[W_LIMITS], &a->limits) < 0) {
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "'%s' is not a list of limits", argv[W_LIMITS]);
+		return -1;
+	}
 	return decode_tail(argc, argv, a, err);
 }

@@ -2,8 +2,8 @@
  * stage2_args.h - the words the launcher hands stage two, written and read
  * in one place.
  *
- *   PROG --sbox-stage2 USERNS CTRL STDERR KEEP MODE [WRITABLE...] --
- *       [COMMAND...]
+ *   PROG --sbox-stage2 USERNS CTRL STDERR KEEP MODE LIMITS [WRITABLE...]
+ *       -- [COMMAND...]
  *
  * USERNS is the launcher's user namespace (its inode number), which stage
  * two must not be in; CTRL is stage two's end of the control socket and
@@ -11,7 +11,9 @@
  * "-" or the descriptors named with --keep-fd, "3,7,9", each at most once;
  * MODE is "check", "run" or "run-tty", followed by ":PORT" when stage two
  * is to make the --allow-host proxy's listening socket on 127.0.0.1:PORT
- * and pass it out with its report (netproxy.h); the WRITABLE paths, all absolute,
+ * and pass it out with its report (netproxy.h); LIMITS is "-" or the
+ * resource limits stage two sets before it reports in, "core=0,nproc=50"
+ * in bounds.h's order (bounds_encode()); the WRITABLE paths, all absolute,
  * are where Landlock lets the command write; COMMAND, for the run modes
  * only, is what stage two executes.  Anything else is refused.
  */
@@ -20,6 +22,7 @@
 
 #include <stddef.h>
 
+#include "bounds.h"
 #include "sbox.h"
 #include "util.h"
 
@@ -42,6 +45,7 @@ struct stage2_args {
 	int keep[STAGE2_ARGS_MAX_KEEP_FDS];
 	size_t nkeep;
 	enum stage2_mode mode;
+	struct bounds limits;
 	int proxy_port;	       /* 0: no proxy */
 	char *const *writable; /* NWRITABLE absolute paths */
 	size_t nwritable;

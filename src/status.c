@@ -112,6 +112,8 @@ render(const struct status_report *r, const size_t cap[4])
 		buf_addf(&b, ",\"landlock\":\"%s\"", r->landlock);
 	if (r->seccomp != NULL)
 		buf_addf(&b, ",\"seccomp\":\"%s\"", r->seccomp);
+	if (r->limits != NULL)
+		buf_addf(&b, ",\"limits\":%s", r->limits);
 	if (r->detail != NULL) {
 		buf_adds(&b, ",\"detail\":");
 		status_json_string(&b, r->detail, cap[1]);

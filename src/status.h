@@ -29,6 +29,7 @@ struct status_report {
 	const char *landlock;	   /* "abi-N"/"none", or NULL */
 	const char *seccomp;	   /* "filter"/"none", or NULL */
 	const char *bwrap_source;  /* "flag"/"env"/"path"/"bundled", or NULL */
+	const char *limits;	   /* a JSON object (bounds.h), or NULL */
 };
 
 struct buf;

@@ -285,7 +285,7 @@ make_var() {
 	assert_eq "$(readlink -f "$(jq -r .bwrap "$D/out")")" \
 		"$T/moved/libexec/sbox-exec/bwrap"
 	# And runs a command with it, its shipped profiles found too.
-	run --separate-stderr env PATH="$D/empty" "$T/moved/bin/sbox-exec" \
+	run --separate-stderr env PATH="$D/empty" HOME="$D" "$T/moved/bin/sbox-exec" \
 		--profile agent --rw "$D" -- /bin/sh -c 'echo ran >"$1"' sh \
 		"$D/marker"
 	assert_status 0

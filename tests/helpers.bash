@@ -69,6 +69,9 @@ requires() {
 				skip_or_fail "setpriv is not installed" ;;
 		python3)
 			[ -x "$PY" ] || skip_or_fail "$PY is not installed" ;;
+		bash-completion)
+			[ -f /usr/share/bash-completion/bash_completion ] ||
+				skip_or_fail "bash-completion is not installed" ;;
 		*)
 			command -v "$what" >/dev/null ||
 				skip_or_fail "$what is not installed" ;;

@@ -21,7 +21,7 @@ for fd in (b.fileno(), exe, err):
     os.set_inheritable(fd, True)
 p = subprocess.Popen([fake, "--unshare-all", "--", "/proc/self/fd/%d" % exe,
                       "--sbox-stage2", "1", str(b.fileno()), str(err), "-",
-                      "run", d, "--", "sh", "-c", "echo ran >\"$1/marker\"",
+                      "run", "-", d, "--", "sh", "-c", "echo ran >\"$1/marker\"",
                       "sh", d], close_fds=False)
 b.close()
 if a.recv(1) == b"R":

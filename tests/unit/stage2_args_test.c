@@ -27,6 +27,11 @@ same(const struct stage2_args *x, const struct stage2_args *y)
 	for (size_t i = 0; i < x->nkeep; i++)
 		if (x->keep[i] != y->keep[i])
 			return false;
+	for (size_t r = 0; r < BOUND_N; r++)
+		if (x->limits.set[r] != y->limits.set[r] ||
+		    (x->limits.set[r] &&
+			x->limits.value[r] != y->limits.value[r]))
+			return false;
 	for (size_t i = 0; i < x->nwritable; i++)
 		if (strcmp(x->writable[i], y->writable[i]) != 0)
 			return false;
@@ -78,6 +83,12 @@ test_round_trips(void)
 	a.writable = paths;
 	a.nwritable = N_ELEMENTS(paths);
 	round_trip(&a, "run-tty, three kept, three writable paths");
+	bounds_set_defaults(&a.limits);
+	round_trip(&a, "the default limits");
+	a.limits.set[BOUND_CPU] = a.limits.set[BOUND_STACK] = true;
+	a.limits.value[BOUND_CPU] = 1;
+	a.limits.value[BOUND_STACK] = RLIM_INFINITY;
+	round_trip(&a, "limits, one unlimited");
 	a.command = odd_cmd;
 	round_trip(&a, "a command of odd words (\"--\", \"-\", a path, \"\")");
 	a.mode = STAGE2_CHECK;
@@ -124,83 +135,102 @@ test_malformed(void)
 	refused("the flag alone", "too few", F, NULL);
 	refused("no mode", "too few", F, "1", "7", "8", "-", NULL);
 	refused("not the flag", "too few", "--sbox-stage3", "1", "7", "8", "-",
-	    "run", "--", "true", NULL);
-	refused("no \"--\"", "no \"--\"", F, "1", "7", "8", "-", "run", NULL);
+	    "run", "-", "--", "true", NULL);
+	refused("no \"--\"", "no \"--\"", F, "1", "7", "8", "-", "run", "-",
+	    NULL);
 	refused("no \"--\" after paths", "no \"--\"", F, "1", "7", "8", "-",
-	    "run", "/w", NULL);
+	    "run", "-", "/w", NULL);
 	refused("an extra word before \"--\"", "not an absolute path", F, "1",
-	    "7", "8", "-", "run", "extra", "--", "true", NULL);
+	    "7", "8", "-", "run", "-", "extra", "--", "true", NULL);
 	refused("a relative writable path", "not an absolute path", F, "1", "7",
-	    "8", "-", "run", "/w", "w", "--", "true", NULL);
+	    "8", "-", "run", "-", "/w", "w", "--", "true", NULL);
 	refused("run without a command", "no command", F, "1", "7", "8", "-",
-	    "run", "--", NULL);
+	    "run", "-", "--", NULL);
 	refused("check with a command", "in check mode", F, "1", "7", "8", "-",
-	    "check", "--", "true", NULL);
+	    "check", "-", "--", "true", NULL);
 	refused("an unknown mode", "not a mode", F, "1", "7", "8", "-", "go",
-	    "--", "true", NULL);
+	    "-", "--", "true", NULL);
 	refused("a mode with a suffix", "not a mode", F, "1", "7", "8", "-",
-	    "check-tty", "--", NULL);
+	    "check-tty", "-", "--", NULL);
 	refused("a proxy port of 0", "not a mode", F, "1", "7", "8", "-",
-	    "run:0", "--", "true", NULL);
+	    "run:0", "-", "--", "true", NULL);
 	refused("a proxy port too large", "not a mode", F, "1", "7", "8", "-",
-	    "run:65536", "--", "true", NULL);
+	    "run:65536", "-", "--", "true", NULL);
 	refused("a proxy port with a leading zero", "not a mode", F, "1", "7",
-	    "8", "-", "run:03128", "--", "true", NULL);
+	    "8", "-", "run:03128", "-", "--", "true", NULL);
 	refused("an empty proxy port", "not a mode", F, "1", "7", "8", "-",
-	    "run:", "--", "true", NULL);
+	    "run:", "-", "--", "true", NULL);
 	refused("a proxy port with junk", "not a mode", F, "1", "7", "8", "-",
-	    "run:3128x", "--", "true", NULL);
+	    "run:3128x", "-", "--", "true", NULL);
 	refused("a mode prefix", "not a mode", F, "1", "7", "8", "-", "runs",
+	    "-", "--", "true", NULL);
+	refused("an empty mode", "not a mode", F, "1", "7", "8", "-", "", "-",
 	    "--", "true", NULL);
-	refused("an empty mode", "not a mode", F, "1", "7", "8", "-", "", "--",
-	    "true", NULL);
 	refused("a namespace not a number", "not a user namespace", F, "x", "7",
-	    "8", "-", "run", "--", "true", NULL);
+	    "8", "-", "run", "-", "--", "true", NULL);
 	refused("a signed namespace", "not a user namespace", F, "-1", "7", "8",
-	    "-", "run", "--", "true", NULL);
+	    "-", "run", "-", "--", "true", NULL);
 	refused("a namespace too large", "not a user namespace", F,
-	    "99999999999999999999999", "7", "8", "-", "run", "--", "true",
+	    "99999999999999999999999", "7", "8", "-", "run", "-", "--", "true",
 	    NULL);
 	refused("an empty namespace", "not a user namespace", F, "", "7", "8",
-	    "-", "run", "--", "true", NULL);
+	    "-", "run", "-", "--", "true", NULL);
 	refused("a control socket not a number", "not a descriptor above 2", F,
-	    "1", "seven", "8", "-", "run", "--", "true", NULL);
+	    "1", "seven", "8", "-", "run", "-", "--", "true", NULL);
 	refused("a control socket of 2", "not a descriptor above 2", F, "1",
-	    "2", "8", "-", "run", "--", "true", NULL);
+	    "2", "8", "-", "run", "-", "--", "true", NULL);
 	refused("a negative stderr", "not a descriptor above 2", F, "1", "7",
-	    "-8", "-", "run", "--", "true", NULL);
+	    "-8", "-", "run", "-", "--", "true", NULL);
 	refused("a stderr beyond int", "not a descriptor above 2", F, "1", "7",
-	    "2147483648", "-", "run", "--", "true", NULL);
+	    "2147483648", "-", "run", "-", "--", "true", NULL);
 	refused("a stderr with a sign", "not a descriptor above 2", F, "1", "7",
-	    "+8", "-", "run", "--", "true", NULL);
+	    "+8", "-", "run", "-", "--", "true", NULL);
 	refused("a stderr with trailing junk", "not a descriptor above 2", F,
-	    "1", "7", "8x", "-", "run", "--", "true", NULL);
+	    "1", "7", "8x", "-", "run", "-", "--", "true", NULL);
 	refused("a namespace with a leading zero", "not a user namespace", F,
-	    "01", "7", "8", "-", "run", "--", "true", NULL);
+	    "01", "7", "8", "-", "run", "-", "--", "true", NULL);
 	refused("a control socket with a leading zero",
-	    "not a descriptor above 2", F, "1", "07", "8", "-", "run", "--",
-	    "true", NULL);
-	refused("a kept descriptor with a leading zero", "not a descriptor", F,
-	    "1", "7", "8", "3,05", "run", "--", "true", NULL);
-	refused("control socket and stderr the same", "named twice", F, "1",
-	    "7", "7", "-", "run", "--", "true", NULL);
-	refused("an empty keep list", "not a list", F, "1", "7", "8", "", "run",
+	    "not a descriptor above 2", F, "1", "07", "8", "-", "run", "-",
 	    "--", "true", NULL);
+	refused("a kept descriptor with a leading zero", "not a descriptor", F,
+	    "1", "7", "8", "3,05", "run", "-", "--", "true", NULL);
+	refused("control socket and stderr the same", "named twice", F, "1",
+	    "7", "7", "-", "run", "-", "--", "true", NULL);
+	refused("an empty keep list", "not a list", F, "1", "7", "8", "", "run",
+	    "-", "--", "true", NULL);
 	refused("a keep list with an empty item", "not a list", F, "1", "7",
-	    "8", "3,,4", "run", "--", "true", NULL);
+	    "8", "3,,4", "run", "-", "--", "true", NULL);
 	refused("a keep list ending in a comma", "not a list", F, "1", "7", "8",
-	    "3,", "run", "--", "true", NULL);
+	    "3,", "run", "-", "--", "true", NULL);
 	refused("a keep list with a word", "not a descriptor", F, "1", "7", "8",
-	    "3,x", "run", "--", "true", NULL);
+	    "3,x", "run", "-", "--", "true", NULL);
 	refused("a negative kept descriptor", "not a descriptor", F, "1", "7",
-	    "8", "-3", "run", "--", "true", NULL);
+	    "8", "-3", "run", "-", "--", "true", NULL);
 	refused("a kept descriptor beyond int", "not a descriptor", F, "1", "7",
-	    "8", "3,4294967299", "run", "--", "true", NULL);
+	    "8", "3,4294967299", "run", "-", "--", "true", NULL);
 	refused("a kept descriptor named twice", "named twice", F, "1", "7",
-	    "8", "3,4,3", "run", "--", "true", NULL);
+	    "8", "3,4,3", "run", "-", "--", "true", NULL);
 	refused("the control socket kept", "named twice", F, "1", "7", "8",
-	    "3,7", "run", "--", "true", NULL);
-	refused("stderr kept", "named twice", F, "1", "7", "8", "8", "run",
+	    "3,7", "run", "-", "--", "true", NULL);
+	refused("no limits word", "too few", F, "1", "7", "8", "-", "run",
+	    NULL);
+	refused("an unknown limit", "not a list of limits", F, "1", "7", "8",
+	    "-", "run", "foo=1", "--", "true", NULL);
+	refused("limits out of order", "not a list of limits", F, "1", "7", "8",
+	    "-", "run", "core=0,cpu=1", "--", "true", NULL);
+	refused("a limit twice", "not a list of limits", F, "1", "7", "8", "-",
+	    "run", "cpu=1,cpu=2", "--", "true", NULL);
+	refused("a limit with a suffix", "not a list of limits", F, "1", "7",
+	    "8", "-", "run", "fsize=1M", "--", "true", NULL);
+	refused("a limit with a leading zero", "not a list of limits", F, "1",
+	    "7", "8", "-", "run", "nproc=050", "--", "true", NULL);
+	refused("a limit without a value", "not a list of limits", F, "1", "7",
+	    "8", "-", "run", "nproc=", "--", "true", NULL);
+	refused("an empty limits word", "not a list of limits", F, "1", "7",
+	    "8", "-", "run", "", "--", "true", NULL);
+	refused("limits ending in a comma", "not a list of limits", F, "1", "7",
+	    "8", "-", "run", "core=0,", "--", "true", NULL);
+	refused("stderr kept", "named twice", F, "1", "7", "8", "8", "run", "-",
 	    "--", "true", NULL);
 }
 
@@ -221,6 +251,7 @@ test_over_the_limit(void)
 	strv_add(&sv, "8");
 	strv_add(&sv, keep.s);
 	strv_add(&sv, "run");
+	strv_add(&sv, "-");
 	strv_add(&sv, "--");
 	strv_add(&sv, "true");
 	ok(stage2_args_decode((int)sv.n, sv.v, &b, &err) < 0 &&

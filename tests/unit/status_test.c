@@ -60,6 +60,15 @@ test_render(void)
 	    "\"seccomp\":\"filter\"}\n",
 	    "bwrap_source right after bwrap");
 	free(s);
+	ok_r.limits = "{\"nproc\":50,\"core\":0}";
+	s = status_render(&ok_r);
+	is_str(s,
+	    "{\"version\":1,\"status\":\"success\",\"bwrap\":"
+	    "\"/usr/bin/bwrap\",\"bwrap_source\":\"bundled\",\"pid\":42,"
+	    "\"abstract_unix\":\"blocked\",\"landlock\":\"none\","
+	    "\"seccomp\":\"filter\",\"limits\":{\"nproc\":50,\"core\":0}}\n",
+	    "limits, an object, after seccomp");
+	free(s);
 }
 
 static void
