@@ -347,7 +347,8 @@ EOF
 @test "shipped profiles: each one runs a command; agent grants the working directory" {
 	local p d
 	d=$(scratch_dir)
-	for p in agent clangd rust-analyzer pyright typescript gopls python-lsp; do
+	for p in agent clangd rust-analyzer pyright typescript gopls python-lsp \
+		npm cargo pip git-https; do
 		run --separate-stderr env -u XDG_CONFIG_HOME HOME="$d" \
 			"$SBOX_EXEC" --profile="$p" -- true
 		assert_status 0
