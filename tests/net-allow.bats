@@ -343,7 +343,7 @@ pass_npm() {
 }
 
 @test "npm honours the proxy variables" {
-	command -v npm >/dev/null || skip "npm is not installed"
+	requires npm
 	each_user pass_npm
 }
 
@@ -360,7 +360,8 @@ pass_pip() {
 }
 
 @test "pip honours the proxy variables" {
-	"$PY" -m pip --version >/dev/null 2>&1 || skip "pip is not installed for $PY"
+	"$PY" -m pip --version >/dev/null 2>&1 ||
+		skip_or_fail "pip is not installed for $PY"
 	each_user pass_pip
 }
 
@@ -388,6 +389,6 @@ pass_node_fetch() {
 }
 
 @test "Node's fetch: through the proxy with NODE_USE_ENV_PROXY where Node has it, closed where not" {
-	command -v node >/dev/null || skip "node is not installed"
+	requires node
 	each_user pass_node_fetch
 }
