@@ -684,35 +684,43 @@ is_status_socket(const struct protect_env *env, const char *path)
 
 /*
  * What a grant M would open up that only a typed path may: the whole
- * host, a home directory, or a directory holding a masked place.  NULL
+ * host, a home directory or one above it, or a directory holding a
+ * masked place.  NULL
  * when nothing of the kind; otherwise a description to free.
  */
 static char *
 wide_grant(const struct mount *m, const struct plan *pl,
     const struct protect_env *env)
 {
+	char *home[2] = { NULL, NULL };
+	char *what = NULL;
+
 	if (strcmp(m->dest, "/") == 0)
 		return xstrdup("the whole file system");
-	for (size_t h = 0; h < 2; h++) {
-		cleanup_free char *home = NULL;
-
-		if (env->homes[h] == NULL || env->homes[h][0] != '/')
-			continue;
-		home = realpath(env->homes[h], NULL);
-		if (home != NULL && strcmp(home, m->dest) == 0)
-			return xstrdup("a home directory");
-	}
-	for (size_t i = 0; i < pl->n; i++) {
+	for (size_t h = 0; h < 2; h++)
+		if (env->homes[h] != NULL && env->homes[h][0] == '/')
+			home[h] = realpath(env->homes[h], NULL);
+	for (size_t h = 0; h < 2 && what == NULL; h++)
+		if (home[h] != NULL && strcmp(home[h], m->dest) == 0)
+			what = xstrdup("a home directory");
+	for (size_t i = 0; i < pl->n && what == NULL; i++) {
 		const struct candidate *c = &pl->v[i];
 		struct stat st;
 
 		if (c->want == WANT_HIDE && strcmp(c->path, m->dest) != 0 &&
 		    util_path_within(c->path, m->dest) &&
 		    lstat(c->path, &st) == 0 && !is_status_socket(env, c->path))
-			return xasprintf(
+			what = xasprintf(
 			    "a directory that holds the protected %s", c->path);
 	}
-	return NULL;
+	/* Above a home: what it holds is the home's, masked places or not. */
+	for (size_t h = 0; h < 2 && what == NULL; h++)
+		if (home[h] != NULL && util_path_within(home[h], m->dest))
+			what = xasprintf("a directory that holds the home %s",
+			    home[h]);
+	free(home[0]);
+	free(home[1]);
+	return what;
 }
 
 /*

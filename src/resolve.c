@@ -740,7 +740,8 @@ check_chdir(struct invocation *inv)
 		    strerror(ENOTDIR));
 }
 
-/* Whether DIR (real) is / or a home directory: what it is, or NULL. */
+/* Whether DIR (real) is /, a home directory or above one: what it is,
+ * or NULL. */
 static const char *
 wide_project(const char *dir)
 {
@@ -758,6 +759,8 @@ wide_project(const char *dir)
 		real = realpath(homes[i], NULL);
 		if (real != NULL && strcmp(real, dir) == 0)
 			return "the home directory";
+		if (real != NULL && util_path_within(real, dir))
+			return "a directory that holds the home directory";
 	}
 	return NULL;
 }

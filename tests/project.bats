@@ -189,6 +189,46 @@ planted_body() {
 	assert_contains "$stderr" "belongs on the command line"
 }
 
+# A tool started in the directory above a home (say /home): a profile
+# that grants ${PROJECT} or ${CWD} would grant the home with it.
+_above_home() {
+	local top=$W/top-${AS:-root}
+	usr mkdir -m 0755 "$top"
+	usr mkdir -m 0700 "$top/alice"
+	usr sh -c 'echo original >"$1"' sh "$top/alice/.bashrc"
+
+	# Control: unsandboxed, the same command changes the home's file.
+	(cd "$top" && usr env HOME="$top/alice" sh -c 'echo planted >>alice/.bashrc')
+	assert_file "$top/alice/.bashrc" "original
+planted"
+	usr sh -c 'echo original >"$1"' sh "$top/alice/.bashrc"
+
+	cd "$top" || return 1
+	for profile in agent npm; do
+		run --separate-stderr usr env HOME="$top/alice" "$SBOX" \
+			--profile="$profile" -- sh -c 'echo planted >>alice/.bashrc'
+		assert_status 125
+		assert_eq "$output" ""
+		assert_sbox_message "$stderr"
+		assert_contains "$stderr" "home"
+		assert_file "$top/alice/.bashrc" original
+	done
+	cd "$W/a" || return 1
+	# A policy file that grants the directory above the home, likewise;
+	# typed on the command line, it is the user's own choice.
+	echo "--rw $top" >"$W/conf/above.policy"
+	run --separate-stderr usr env HOME="$top/alice" "$SBOX" \
+		--policy="$W/conf/above.policy" -- true
+	assert_status 125
+	assert_contains "$stderr" "holds the home $top/alice"
+	run --separate-stderr usr env HOME="$top/alice" "$SBOX" --rw "$top" -- true
+	assert_status 0
+}
+
+@test "a project or a policy file's grant above the home directory is refused, as root and as nobody" {
+	each_user _above_home
+}
+
 @test "\${COMMAND_NODE_MODULES}: the node_modules above the command's real path, found through PATH; unset otherwise" {
 	local nm=$W/inst/node_modules
 	mkdir -p "$nm/pkg" "$nm/.bin"
