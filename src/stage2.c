@@ -76,6 +76,15 @@ peer_outside(int ctrl)
 #define AT_EXECVE_CHECK 0x10000 /* Linux 6.14; older kernels: EINVAL */
 #endif
 
+/* How much of a file's start is read to tell its format: a "#!" line,
+ * an ELF header, a text or a binary. */
+#define HEAD_MAX 256
+
+/* The kernel's nesting of interpreters: a "#!" script may be run by a
+ * script, and so on, 5 deep, the last interpreter an ELF program
+ * (fs/exec.c's recursion limit); a sixth script is ELOOP. */
+#define SCRIPT_NEST_MAX 5
+
 /* Whether the first line of the N bytes at HEAD has no NUL byte: a
  * script, not a binary the kernel does not know (which sh would try to
  * read as commands). */
@@ -92,7 +101,7 @@ head_is_text(const char *head, ssize_t n)
 static bool
 looks_like_text(const char *path)
 {
-	char head[128];
+	char head[HEAD_MAX];
 	cleanup_fd int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
@@ -256,13 +265,14 @@ check_file(const char *path, int depth, char *why, size_t len)
 {
 	/* An argv of its own: the kernel warns of an empty one. */
 	char *const argv1[] = { (char *)path, NULL }, *const none[] = { NULL };
-	char head[256];
+	char head[HEAD_MAX];
 	struct stat st;
 	ssize_t n;
 	cleanup_fd int fd = -1;
 
-	if (depth > 4) {
-		snprintf(why, len, "%s: %s", path, strerror(ELOOP));
+	if (depth > SCRIPT_NEST_MAX) {
+		snprintf(why, len, "%s: %s (more than %d nested \"#!\" scripts)",
+		    path, strerror(ELOOP), SCRIPT_NEST_MAX);
 		return REFUSED;
 	}
 	if (stat(path, &st) < 0) {

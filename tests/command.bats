@@ -245,3 +245,36 @@ _tty() {
 	requires script
 	each_user _tty
 }
+
+# script_chain DIR N: DIR/s1 a "#!/bin/sh" script, DIR/sK run by
+# DIR/s(K-1), up to DIR/sN: N nested "#!" scripts.
+script_chain() {
+	local k
+	mkdir -p "$1"
+	printf '#!/bin/sh\necho chain-ran\n' >"$1/s1"
+	for k in $(seq 2 "$2"); do
+		printf '#!%s/s%d\n' "$1" $((k - 1)) >"$1/s$k"
+	done
+	chmod 0755 "$1" "$1"/s*
+}
+
+_script_nesting() {
+	script_chain "$D/chain" 6
+	# Controls: the kernel runs 5 nested scripts, not 6.
+	run usr "$D/chain/s5"
+	assert_status 0
+	assert_eq "$output" chain-ran
+	run usr "$D/chain/s6"
+	assert_status 126
+
+	launch 0 -- "$D/chain/s5"
+	assert_eq "$output" chain-ran
+	assert_eq "$(jq -r .status "$D/status")" success
+	assert_eq "$(jq -r .command "$D/status")" "$D/chain/s5"
+	launch 126 -- "$D/chain/s6"
+	refused command-not-executable 126 'more than 5 nested "#!" scripts'
+}
+
+@test "#! scripts nest as deep as the kernel allows: 5 run, 6 are command-not-executable" {
+	each_user _script_nesting
+}
