@@ -195,11 +195,23 @@ check_env_target(const char *path, char *arg, char *why, size_t len)
 {
 	static int nested; /* a script run by env through env, ... */
 	struct lookup *lk;
+	size_t end = strcspn(arg, "\n");
 	int r = RUNS;
 
-	arg[strcspn(arg, " \t\n")] = '\0';
-	if (arg[0] == '\0' || arg[0] == '-' || strchr(arg, '=') != NULL ||
-	    strchr(arg, '/') != NULL || nested > 4)
+	/* The kernel passes the rest of the line as one argument, without
+	 * its trailing blanks: "sh -e" is a name env will not find. */
+	while (end > 0 && (arg[end - 1] == ' ' || arg[end - 1] == '\t'))
+		end--;
+	arg[end] = '\0';
+	if (arg[0] == '\0' || arg[0] == '-' || strchr(arg, '=') != NULL)
+		return RUNS;
+	if (strpbrk(arg, " \t") != NULL) {
+		snprintf(why, len,
+		    "%s: its \"#!\" line gives env the one name \"%s\", blanks and all (\"#!/usr/bin/env -S\" splits it)",
+		    path, arg);
+		return REFUSED;
+	}
+	if (strchr(arg, '/') != NULL || nested > 4)
 		return RUNS;
 	lk = malloc(sizeof(*lk));
 	if (lk == NULL)

@@ -278,3 +278,31 @@ _script_nesting() {
 @test "#! scripts nest as deep as the kernel allows: 5 run, 6 are command-not-executable" {
 	each_user _script_nesting
 }
+
+_env_with_blank() {
+	printf '#!/usr/bin/env sh -e\necho ran >%s/marks/tool\n' "$D" \
+		>"$D/bin/env-blank"
+	printf '#!/usr/bin/env sh  \t\necho trailing-ran\n' >"$D/bin/env-trailing"
+	chmod 0755 "$D/bin/env-blank" "$D/bin/env-trailing"
+	rm -f "$D/marks/tool"
+
+	# Controls: env gets "sh -e" as one name and finds nothing; trailing
+	# blanks are not passed at all.
+	PATH=/usr/bin:/bin run -127 usr "$D/bin/env-blank"
+	assert_absent "$D/marks/tool"
+	run usr "$D/bin/env-trailing"
+	assert_status 0
+	assert_eq "$output" trailing-ran
+
+	launch 126 --rw "$D/marks" -- "$D/bin/env-blank"
+	refused command-not-executable 126 \
+		"$D/bin/env-blank: its \"#!\" line gives env the one name \"sh -e\""
+	assert_contains "$(jq -r .detail "$D/status")" "env -S"
+	launch 0 -- "$D/bin/env-trailing"
+	assert_eq "$output" trailing-ran
+	assert_eq "$(jq -r .status "$D/status")" success
+}
+
+@test "#!/usr/bin/env NAME ARG: env gets one argument, command-not-executable with a hint" {
+	each_user _env_with_blank
+}
