@@ -185,6 +185,48 @@ static int check_file(const char *, int, char *, size_t);
 static void lookup_command(const char *, const char *, struct lookup *);
 
 /*
+ * The bounds of one lookup.  "#!/usr/bin/env NAME" looks NAME up on PATH,
+ * and NAME may be such a script too: without them, each level would
+ * repeat the whole PATH search of the next, its cost the number of PATH
+ * entries to the power of the depth.  So the lookup of a NAME through env
+ * is done once and remembered, env's nesting is followed ENV_NEST_MAX
+ * deep, and past CHECKS_MAX files checked, a file is taken to run: the
+ * lookup is advisory, execve() has the last word.
+ */
+#define ENV_NEST_MAX 8
+#define ENV_SEEN_MAX 8
+#define CHECKS_MAX 1024
+
+static struct {
+	int nested;   /* env lookups under way */
+	int checks;   /* check_file() calls */
+	size_t nseen; /* entries of seen[] */
+	struct {
+		char name[NAME_MAX + 1];
+		struct lookup lk;
+	} seen[ENV_SEEN_MAX];
+} lookup_state;
+
+/* The lookup of NAME through env: remembered, or done and remembered. */
+static void
+env_lookup(const char *name, struct lookup *lk)
+{
+	for (size_t i = 0; i < lookup_state.nseen; i++)
+		if (strcmp(lookup_state.seen[i].name, name) == 0) {
+			*lk = lookup_state.seen[i].lk;
+			return;
+		}
+	lookup_state.nested++;
+	lookup_command(name, getenv("PATH"), lk);
+	lookup_state.nested--;
+	if (lookup_state.nseen < ENV_SEEN_MAX &&
+	    strlen(name) < sizeof(lookup_state.seen[0].name)) {
+		strcpy(lookup_state.seen[lookup_state.nseen].name, name);
+		lookup_state.seen[lookup_state.nseen++].lk = *lk;
+	}
+}
+
+/*
  * "#!/usr/bin/env NAME", the usual first line of a script run by node or
  * python3: whether NAME is on the PATH the script gets, as env will look
  * for it.  ARG is the rest of the "#!" line; one that starts with an
@@ -193,7 +235,6 @@ static void lookup_command(const char *, const char *, struct lookup *);
 static int
 check_env_target(const char *path, char *arg, char *why, size_t len)
 {
-	static int nested; /* a script run by env through env, ... */
 	struct lookup *lk;
 	size_t end = strcspn(arg, "\n");
 	int r = RUNS;
@@ -211,20 +252,20 @@ check_env_target(const char *path, char *arg, char *why, size_t len)
 		    path, arg);
 		return REFUSED;
 	}
-	if (strchr(arg, '/') != NULL || nested > 4)
+	if (strchr(arg, '/') != NULL || lookup_state.nested >= ENV_NEST_MAX)
 		return RUNS;
 	lk = malloc(sizeof(*lk));
 	if (lk == NULL)
 		return RUNS;
-	nested++;
-	lookup_command(arg, getenv("PATH"), lk);
-	nested--;
-	if (lk->kind != STAGE2_FOUND) {
+	env_lookup(arg, lk);
+	if (lk->kind == STAGE2_NOT_FOUND)
 		snprintf(why, len,
 		    "%s: its interpreter %s (run by env) is not on the sandbox's PATH",
 		    path, arg);
+	else if (lk->kind == STAGE2_NOT_EXECUTABLE) /* what is missing */
+		snprintf(why, len, "%s", lk->why);
+	if (lk->kind != STAGE2_FOUND)
 		r = REFUSED;
-	}
 	free(lk);
 	return r;
 }
@@ -282,6 +323,8 @@ check_file(const char *path, int depth, char *why, size_t len)
 	ssize_t n;
 	cleanup_fd int fd = -1;
 
+	if (++lookup_state.checks > CHECKS_MAX)
+		return RUNS;
 	if (depth > SCRIPT_NEST_MAX) {
 		snprintf(why, len, "%s: %s (more than %d nested \"#!\" scripts)",
 		    path, strerror(ELOOP), SCRIPT_NEST_MAX);
@@ -357,6 +400,10 @@ lookup_command(const char *name, const char *path_env, struct lookup *lk)
 	const char *p = path_env != NULL ? path_env : "/bin:/usr/bin";
 	char why[sizeof(lk->why)];
 
+	if (lookup_state.nested == 0) { /* a lookup of its own */
+		lookup_state.checks = 0;
+		lookup_state.nseen = 0;
+	}
 	lk->kind = STAGE2_NOT_FOUND;
 	if (name[0] == '\0') {
 		snprintf(lk->why, sizeof(lk->why),

@@ -306,3 +306,63 @@ _env_with_blank() {
 @test "#!/usr/bin/env NAME ARG: env gets one argument, command-not-executable with a hint" {
 	each_user _env_with_blank
 }
+
+# env_chain: 12 directories $D/p1 ... $D/p12, each with sbox-chain-1 ...
+# sbox-chain-6, sbox-chain-K run by "#!/usr/bin/env sbox-chain-(K+1)";
+# sbox-chain-7 is nowhere.  $CHAIN_PATH lists them.
+env_chain() {
+	local i k
+	CHAIN_PATH=
+	for i in $(seq 1 12); do
+		mkdir -p "$D/p$i"
+		for k in $(seq 1 6); do
+			printf '#!/usr/bin/env sbox-chain-%d\n' $((k + 1)) \
+				>"$D/p$i/sbox-chain-$k"
+		done
+		chmod 0755 "$D/p$i" "$D/p$i"/*
+		CHAIN_PATH=$CHAIN_PATH$D/p$i:
+	done
+	CHAIN_PATH=$CHAIN_PATH/usr/bin:/bin
+}
+
+_env_chain() {
+	local i start
+	env_chain
+	rm -f "$D/p12/sbox-chain-7"
+	# Control: on the host, env finds each level, then not the last.
+	PATH=$CHAIN_PATH run -127 usr sbox-chain-1
+	assert_contains "$output" sbox-chain-7
+
+	start=$(date +%s)
+	PATH=$CHAIN_PATH launch 126 -- sbox-chain-1
+	refused command-not-executable 126 \
+		"sbox-chain-6: its interpreter sbox-chain-7 (run by env) is not on the sandbox's PATH"
+	[ $(($(date +%s) - start)) -lt 5 ]
+	# Five levels, the fifth's name nowhere: each level's PATH search is
+	# done once, not once for each entry of the level above.
+	mkdir -p "$D/away"
+	mv "$D/p7/sbox-chain-6" "$D/away/"
+	rm -f "$D"/p*/sbox-chain-6
+	start=$(date +%s)
+	PATH=$CHAIN_PATH launch 126 -- sbox-chain-1
+	refused command-not-executable 126 \
+		"sbox-chain-5: its interpreter sbox-chain-6 (run by env) is not on the sandbox's PATH"
+	[ $(($(date +%s) - start)) -lt 5 ]
+	for i in $(seq 1 12); do
+		cp -p "$D/away/sbox-chain-6" "$D/p$i/"
+	done
+
+	# The last level in the last directory: found, and it runs.
+	printf '#!/bin/sh\necho chain-end\n' >"$D/p12/sbox-chain-7"
+	chmod 0755 "$D/p12/sbox-chain-7"
+	PATH=$CHAIN_PATH run usr sbox-chain-1
+	assert_status 0
+	assert_eq "$output" chain-end
+	PATH=$CHAIN_PATH launch 0 -- sbox-chain-1
+	assert_eq "$output" chain-end
+	assert_eq "$(jq -r .command "$D/status")" "$D/p1/sbox-chain-1"
+}
+
+@test "#!/usr/bin/env chains 6 deep over 12 PATH entries: a lookup in time, naming the missing name" {
+	each_user _env_chain
+}
