@@ -181,6 +181,100 @@ machine_runs(int m)
 	    (own == 183 && m == 40);		    /* AArch64: ARM */
 }
 
+/* Whether PATH is a file that execve() may start: a regular file,
+ * executable for us, on a mount that allows it, and where the kernel has
+ * AT_EXECVE_CHECK, allowed by it.  WHY says what is wrong. */
+static int
+check_access(const char *path, char *why, size_t len)
+{
+	/* An argv of its own: the kernel warns of an empty one. */
+	char *const argv1[] = { (char *)path, NULL }, *const none[] = { NULL };
+	struct stat st;
+
+	if (stat(path, &st) < 0) {
+		snprintf(why, len, "%s: %s", path, strerror(errno));
+		return errno == EACCES ? HIDDEN : ABSENT;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, len, "%s: %s", path,
+		    S_ISDIR(st.st_mode) ? "is a directory" :
+					  "is not a regular file");
+		return REFUSED;
+	}
+	if (faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) < 0 ||
+	    (syscall(SYS_execveat, AT_FDCWD, path, argv1, none,
+		 AT_EXECVE_CHECK) < 0 &&
+		errno != EINVAL)) {
+		snprintf(why, len, "%s: %s", path, strerror(errno));
+		return REFUSED;
+	}
+	return RUNS;
+}
+
+/* The unsigned number of SIZE bytes at P, in the byte order of the ELF
+ * header H. */
+static uint64_t
+elf_num(const unsigned char *h, const unsigned char *p, size_t size)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < size; i++)
+		v |= (uint64_t)p[h[5] == 2 ? size - 1 - i : i] << (8 * i);
+	return v;
+}
+
+/*
+ * The ELF program at PATH, open as FD, its header at H (N bytes): runs
+ * when its loader (PT_INTERP) does, as the kernel opens it.  Program
+ * headers out of reach (a file the kernel would refuse) are execve()'s
+ * to judge.
+ */
+static int
+check_loader(int fd, const unsigned char *h, ssize_t n, const char *path,
+    char *why, size_t len)
+{
+	bool wide = h[4] == 2; /* ELFCLASS64 */
+	unsigned char ph[56];
+	char interp[PATH_MAX];
+	uint64_t off, size, phoff, phentsize, phnum;
+
+	if (n < (wide ? 64 : 52))
+		return RUNS;
+	phoff = elf_num(h, h + (wide ? 32 : 28), wide ? 8 : 4);
+	phentsize = elf_num(h, h + (wide ? 54 : 42), 2);
+	phnum = elf_num(h, h + (wide ? 56 : 44), 2);
+	if (phentsize < (wide ? 56u : 32u) || phnum > 1024 ||
+	    phoff > (uint64_t)INT64_MAX / 2)
+		return RUNS;
+	for (uint64_t i = 0; i < phnum; i++) {
+		if (pread(fd, ph, wide ? 56 : 32,
+			(off_t)(phoff + i * phentsize)) != (wide ? 56 : 32))
+			return RUNS;
+		if (elf_num(h, ph, 4) != 3) /* PT_INTERP */
+			continue;
+		off = elf_num(h, ph + (wide ? 8 : 4), wide ? 8 : 4);
+		size = elf_num(h, ph + (wide ? 32 : 16), wide ? 8 : 4);
+		if (size < 2 || size > sizeof(interp) ||
+		    off > (uint64_t)INT64_MAX ||
+		    pread(fd, interp, size, (off_t)off) != (ssize_t)size ||
+		    interp[size - 1] != '\0')
+			return RUNS;
+		switch (check_access(interp, why, len)) {
+		case RUNS:
+			return RUNS;
+		case ABSENT:
+		case HIDDEN:
+			snprintf(why, len,
+			    "%s: its loader %s is not in the sandbox", path,
+			    interp);
+			return REFUSED;
+		default:
+			return REFUSED;
+		}
+	}
+	return RUNS; /* static */
+}
+
 static int check_file(const char *, int, char *, size_t);
 static void lookup_command(const char *, const char *, struct lookup *);
 
@@ -316,11 +410,10 @@ check_script(const char *path, char *head, int depth, char *why, size_t len)
 static int
 check_file(const char *path, int depth, char *why, size_t len)
 {
-	/* An argv of its own: the kernel warns of an empty one. */
-	char *const argv1[] = { (char *)path, NULL }, *const none[] = { NULL };
 	char head[HEAD_MAX];
 	struct stat st;
 	ssize_t n;
+	int r;
 	cleanup_fd int fd = -1;
 
 	if (++lookup_state.checks > CHECKS_MAX)
@@ -330,23 +423,8 @@ check_file(const char *path, int depth, char *why, size_t len)
 		    path, strerror(ELOOP), SCRIPT_NEST_MAX);
 		return REFUSED;
 	}
-	if (stat(path, &st) < 0) {
-		snprintf(why, len, "%s: %s", path, strerror(errno));
-		return errno == EACCES ? HIDDEN : ABSENT;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(why, len, "%s: %s", path,
-		    S_ISDIR(st.st_mode) ? "is a directory" :
-					  "is not a regular file");
-		return REFUSED;
-	}
-	if (faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) < 0 ||
-	    (syscall(SYS_execveat, AT_FDCWD, path, argv1, none,
-		 AT_EXECVE_CHECK) < 0 &&
-		errno != EINVAL)) {
-		snprintf(why, len, "%s: %s", path, strerror(errno));
-		return REFUSED;
-	}
+	if ((r = check_access(path, why, len)) != RUNS)
+		return r;
 	/* Not blocking: a file replaced by a FIFO since stat() is no file. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
@@ -359,7 +437,8 @@ check_file(const char *path, int depth, char *why, size_t len)
 		return check_script(path, head, depth, why, len);
 	if (n >= 20 && memcmp(head, "\177ELF", 4) == 0) {
 		if (machine_runs(elf_machine((unsigned char *)head)))
-			return RUNS;
+			return check_loader(fd, (unsigned char *)head, n, path,
+			    why, len);
 	} else if (head_is_text(head, n)) {
 		if (check_file("/bin/sh", depth + 1, why, len) == RUNS)
 			return RUNS;

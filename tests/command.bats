@@ -366,3 +366,72 @@ _env_chain() {
 @test "#!/usr/bin/env chains 6 deep over 12 PATH entries: a lookup in time, naming the missing name" {
 	each_user _env_chain
 }
+
+# with_loader SRC [DEST NEWPATH]: prints the loader (PT_INTERP) of the
+# ELF program SRC; with DEST, makes DEST a copy of SRC whose loader is
+# NEWPATH instead, NEWPATH as long as the old one.
+with_loader() {
+	/usr/bin/python3 - "$@" <<'PY'
+import struct, sys
+src = sys.argv[1]
+data = bytearray(open(src, "rb").read())
+assert data[:4] == b"\x7fELF"
+end = "<" if data[5] == 1 else ">"
+if data[4] == 2:
+    phoff, = struct.unpack_from(end + "Q", data, 32)
+    phentsize, phnum = struct.unpack_from(end + "HH", data, 54)
+    fields = end + "IIQQQQ"
+else:
+    phoff, = struct.unpack_from(end + "I", data, 28)
+    phentsize, phnum = struct.unpack_from(end + "HH", data, 42)
+    fields = end + "IIIIII"
+for i in range(phnum):
+    ph = struct.unpack_from(fields, data, phoff + i * phentsize)
+    if ph[0] != 3:
+        continue
+    off, size = (ph[2], ph[5]) if data[4] == 2 else (ph[1], ph[4])
+    old = bytes(data[off:off + size]).rstrip(b"\0")
+    print(old.decode())
+    if len(sys.argv) > 3:
+        new = sys.argv[3].encode()
+        assert len(new) == len(old), (new, old)
+        data[off:off + len(new)] = new
+        open(sys.argv[2], "wb").write(data)
+    break
+else:
+    sys.exit("no PT_INTERP in " + src)
+PY
+}
+
+_loader_missing() {
+	local true_bin loader name
+	true_bin=$(readlink -f /bin/true)
+	# A loader in the host's /tmp, which the sandbox does not see (its
+	# /tmp is its own): a name as long as the real loader's path.
+	loader=$(with_loader "$true_bin")
+	name=/tmp/sbox-ld-$$-$RANDOM-
+	while [ ${#name} -lt ${#loader} ]; do name=${name}x; done
+	name=${name:0:${#loader}}
+	cp "$loader" "$name"
+	chmod 0755 "$name"
+	on_teardown "rm -f '$name'"
+	with_loader "$true_bin" "$D/bin/probe" "$name" >/dev/null
+	chmod 0755 "$D/bin/probe"
+
+	# Controls: on the host it runs; the real program runs in the sandbox.
+	run usr "$D/bin/probe"
+	assert_status 0
+	launch 0 -- "$true_bin"
+	assert_eq "$(jq -r .status "$D/status")" success
+
+	launch 126 -- "$D/bin/probe"
+	refused command-not-executable 126 \
+		"$D/bin/probe: its loader $name is not in the sandbox"
+	# Its loader gone from the host too: the kernel cannot start it.
+	rm -f "$name"
+	run -127 usr "$D/bin/probe"
+}
+
+@test "an ELF program whose loader is not in the sandbox: command-not-executable" {
+	each_user _loader_missing
+}
