@@ -738,13 +738,8 @@ stage2_main(int argc, char **argv)
 		fprintf(stderr, "cannot apply Landlock: %s\n", strerror(errno));
 		return SBOX_EXIT_REFUSED;
 	}
-	/* The status will say they are set: set, or nothing runs. */
-	if (apply_limits(&a.limits, &failed) < 0) {
-		fprintf(stderr, "cannot set the limit %s: %s\n", failed,
-		    strerror(errno));
-		return SBOX_EXIT_REFUSED;
-	}
-	/* In the sandbox's view, with the command's environment. */
+	/* In the sandbox's view, with the command's environment; before
+	 * the limits, which are the command's, not the lookup's. */
 	if (a.mode != STAGE2_CHECK)
 		lookup_command(a.command[0], getenv("PATH"), &lk);
 	if (report_in(a.ctrl, a.mode == STAGE2_CHECK ? NULL : &lk, proxy) < 0)
@@ -753,9 +748,19 @@ stage2_main(int argc, char **argv)
 	if (a.mode == STAGE2_CHECK)
 		return 0;
 
-	if (dup2(a.saved_stderr, STDERR_FILENO) < 0)
+	if (dup2(a.saved_stderr, STDERR_FILENO) < 0) {
+		dprintf(a.saved_stderr, "sbox-exec: cannot restore stderr: %s\n",
+		    strerror(errno));
 		return SBOX_EXIT_REFUSED;
+	}
 	fd_sort(a.keep, a.nkeep);
 	fd_close_except(a.keep, a.nkeep);
+	/* Last, so that nothing of ours runs under them.  The status says
+	 * they are set: set, or nothing runs. */
+	if (apply_limits(&a.limits, &failed) < 0) {
+		fprintf(stderr, "sbox-exec: cannot set the limit %s: %s\n",
+		    failed, strerror(errno));
+		return SBOX_EXIT_REFUSED;
+	}
 	return exec_command(&lk, (char **)a.command);
 }
