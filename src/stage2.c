@@ -419,8 +419,9 @@ check_file(const char *path, int depth, char *why, size_t len)
 	if (++lookup_state.checks > CHECKS_MAX)
 		return RUNS;
 	if (depth > SCRIPT_NEST_MAX) {
-		snprintf(why, len, "%s: %s (more than %d nested \"#!\" scripts)",
-		    path, strerror(ELOOP), SCRIPT_NEST_MAX);
+		snprintf(why, len,
+		    "%s: %s (more than %d nested \"#!\" scripts)", path,
+		    strerror(ELOOP), SCRIPT_NEST_MAX);
 		return REFUSED;
 	}
 	if ((r = check_access(path, why, len)) != RUNS)
@@ -749,8 +750,8 @@ stage2_main(int argc, char **argv)
 		return 0;
 
 	if (dup2(a.saved_stderr, STDERR_FILENO) < 0) {
-		dprintf(a.saved_stderr, "sbox-exec: cannot restore stderr: %s\n",
-		    strerror(errno));
+		dprintf(a.saved_stderr,
+		    "sbox-exec: cannot restore stderr: %s\n", strerror(errno));
 		return SBOX_EXIT_REFUSED;
 	}
 	fd_sort(a.keep, a.nkeep);
