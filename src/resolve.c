@@ -798,6 +798,8 @@ resolve_project(struct resolver *rs)
  * --kill-after means nothing alone; a limit above the caller's own hard
  * limit could not be set inside (TIMEOUT AND LIMITS in sbox-exec(1)): refused.
  */
+#define NOFILE_MIN 3
+
 static void
 check_bounds(struct invocation *inv)
 {
@@ -811,6 +813,11 @@ check_bounds(struct invocation *inv)
 	    b->value[BOUND_NPROC] != RLIM_INFINITY)
 		cli_fail(inv, NULL, 0,
 		    "--limit: nproc cannot be enforced when sbox-exec runs as root: the kernel does not count root's processes against it");
+	/* Below 3, the command would start without stdin, stdout, stderr. */
+	if (b->set[BOUND_NOFILE] && b->value[BOUND_NOFILE] < NOFILE_MIN)
+		cli_fail(inv, NULL, 0,
+		    "--limit: nofile=%llu is too low: a command needs at least %d descriptors (stdin, stdout, stderr)",
+		    (unsigned long long)b->value[BOUND_NOFILE], NOFILE_MIN);
 	for (size_t r = 0; r < BOUND_N; r++) {
 		struct rlimit rl;
 		cleanup_buf struct buf want = { 0 }, hard = { 0 };

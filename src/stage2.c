@@ -76,6 +76,15 @@ peer_outside(int ctrl)
 #define AT_EXECVE_CHECK 0x10000 /* Linux 6.14; older kernels: EINVAL */
 #endif
 
+/* How much of a file's start is read to tell its format: a "#!" line,
+ * an ELF header, a text or a binary. */
+#define HEAD_MAX 256
+
+/* The kernel's nesting of interpreters: a "#!" script may be run by a
+ * script, and so on, 5 deep, the last interpreter an ELF program
+ * (fs/exec.c's recursion limit); a sixth script is ELOOP. */
+#define SCRIPT_NEST_MAX 5
+
 /* Whether the first line of the N bytes at HEAD has no NUL byte: a
  * script, not a binary the kernel does not know (which sh would try to
  * read as commands). */
@@ -92,7 +101,7 @@ head_is_text(const char *head, ssize_t n)
 static bool
 looks_like_text(const char *path)
 {
-	char head[128];
+	char head[HEAD_MAX];
 	cleanup_fd int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
@@ -172,8 +181,144 @@ machine_runs(int m)
 	    (own == 183 && m == 40);		    /* AArch64: ARM */
 }
 
+/* Whether PATH is a file that execve() may start: a regular file,
+ * executable for us, on a mount that allows it, and where the kernel has
+ * AT_EXECVE_CHECK, allowed by it.  WHY says what is wrong. */
+static int
+check_access(const char *path, char *why, size_t len)
+{
+	/* An argv of its own: the kernel warns of an empty one. */
+	char *const argv1[] = { (char *)path, NULL }, *const none[] = { NULL };
+	struct stat st;
+
+	if (stat(path, &st) < 0) {
+		snprintf(why, len, "%s: %s", path, strerror(errno));
+		return errno == EACCES ? HIDDEN : ABSENT;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, len, "%s: %s", path,
+		    S_ISDIR(st.st_mode) ? "is a directory" :
+					  "is not a regular file");
+		return REFUSED;
+	}
+	if (faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) < 0 ||
+	    (syscall(SYS_execveat, AT_FDCWD, path, argv1, none,
+		 AT_EXECVE_CHECK) < 0 &&
+		errno != EINVAL)) {
+		snprintf(why, len, "%s: %s", path, strerror(errno));
+		return REFUSED;
+	}
+	return RUNS;
+}
+
+/* The unsigned number of SIZE bytes at P, in the byte order of the ELF
+ * header H. */
+static uint64_t
+elf_num(const unsigned char *h, const unsigned char *p, size_t size)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < size; i++)
+		v |= (uint64_t)p[h[5] == 2 ? size - 1 - i : i] << (8 * i);
+	return v;
+}
+
+/*
+ * The ELF program at PATH, open as FD, its header at H (N bytes): runs
+ * when its loader (PT_INTERP) does, as the kernel opens it.  Program
+ * headers out of reach (a file the kernel would refuse) are execve()'s
+ * to judge.
+ */
+static int
+check_loader(int fd, const unsigned char *h, ssize_t n, const char *path,
+    char *why, size_t len)
+{
+	bool wide = h[4] == 2; /* ELFCLASS64 */
+	unsigned char ph[56];
+	char interp[PATH_MAX];
+	uint64_t off, size, phoff, phentsize, phnum;
+
+	if (n < (wide ? 64 : 52))
+		return RUNS;
+	phoff = elf_num(h, h + (wide ? 32 : 28), wide ? 8 : 4);
+	phentsize = elf_num(h, h + (wide ? 54 : 42), 2);
+	phnum = elf_num(h, h + (wide ? 56 : 44), 2);
+	if (phentsize < (wide ? 56u : 32u) || phnum > 1024 ||
+	    phoff > (uint64_t)INT64_MAX / 2)
+		return RUNS;
+	for (uint64_t i = 0; i < phnum; i++) {
+		if (pread(fd, ph, wide ? 56 : 32,
+			(off_t)(phoff + i * phentsize)) != (wide ? 56 : 32))
+			return RUNS;
+		if (elf_num(h, ph, 4) != 3) /* PT_INTERP */
+			continue;
+		off = elf_num(h, ph + (wide ? 8 : 4), wide ? 8 : 4);
+		size = elf_num(h, ph + (wide ? 32 : 16), wide ? 8 : 4);
+		if (size < 2 || size > sizeof(interp) ||
+		    off > (uint64_t)INT64_MAX ||
+		    pread(fd, interp, size, (off_t)off) != (ssize_t)size ||
+		    interp[size - 1] != '\0')
+			return RUNS;
+		switch (check_access(interp, why, len)) {
+		case RUNS:
+			return RUNS;
+		case ABSENT:
+		case HIDDEN:
+			snprintf(why, len,
+			    "%s: its loader %s is not in the sandbox", path,
+			    interp);
+			return REFUSED;
+		default:
+			return REFUSED;
+		}
+	}
+	return RUNS; /* static */
+}
+
 static int check_file(const char *, int, char *, size_t);
 static void lookup_command(const char *, const char *, struct lookup *);
+
+/*
+ * The bounds of one lookup.  "#!/usr/bin/env NAME" looks NAME up on PATH,
+ * and NAME may be such a script too: without them, each level would
+ * repeat the whole PATH search of the next, its cost the number of PATH
+ * entries to the power of the depth.  So the lookup of a NAME through env
+ * is done once and remembered, env's nesting is followed ENV_NEST_MAX
+ * deep, and past CHECKS_MAX files checked, a file is taken to run: the
+ * lookup is advisory, execve() has the last word.
+ */
+#define ENV_NEST_MAX 8
+#define ENV_SEEN_MAX 8
+#define CHECKS_MAX 1024
+
+static struct {
+	int nested;   /* env lookups under way */
+	int checks;   /* check_file() calls */
+	size_t nseen; /* entries of seen[] */
+	struct {
+		char name[NAME_MAX + 1];
+		struct lookup lk;
+	} seen[ENV_SEEN_MAX];
+} lookup_state;
+
+/* The lookup of NAME through env: remembered, or done and remembered. */
+static void
+env_lookup(const char *name, struct lookup *lk)
+{
+	for (size_t i = 0; i < lookup_state.nseen; i++)
+		if (strcmp(lookup_state.seen[i].name, name) == 0) {
+			*lk = lookup_state.seen[i].lk;
+			return;
+		}
+	lookup_state.nested++;
+	lookup_command(name, getenv("PATH"), lk);
+	lookup_state.nested--;
+	if (lookup_state.nseen < ENV_SEEN_MAX &&
+	    strlen(name) < sizeof(lookup_state.seen[0].name)) {
+		strcpy(lookup_state.seen[lookup_state.nseen].name, name);
+		lookup_state.seen[lookup_state.nseen++].lk = *lk;
+	}
+}
 
 /*
  * "#!/usr/bin/env NAME", the usual first line of a script run by node or
@@ -184,26 +329,37 @@ static void lookup_command(const char *, const char *, struct lookup *);
 static int
 check_env_target(const char *path, char *arg, char *why, size_t len)
 {
-	static int nested; /* a script run by env through env, ... */
 	struct lookup *lk;
+	size_t end = strcspn(arg, "\n");
 	int r = RUNS;
 
-	arg[strcspn(arg, " \t\n")] = '\0';
-	if (arg[0] == '\0' || arg[0] == '-' || strchr(arg, '=') != NULL ||
-	    strchr(arg, '/') != NULL || nested > 4)
+	/* The kernel passes the rest of the line as one argument, without
+	 * its trailing blanks: "sh -e" is a name env will not find. */
+	while (end > 0 && (arg[end - 1] == ' ' || arg[end - 1] == '\t'))
+		end--;
+	arg[end] = '\0';
+	if (arg[0] == '\0' || arg[0] == '-' || strchr(arg, '=') != NULL)
+		return RUNS;
+	if (strpbrk(arg, " \t") != NULL) {
+		snprintf(why, len,
+		    "%s: its \"#!\" line gives env the one name \"%s\", blanks and all (\"#!/usr/bin/env -S\" splits it)",
+		    path, arg);
+		return REFUSED;
+	}
+	if (strchr(arg, '/') != NULL || lookup_state.nested >= ENV_NEST_MAX)
 		return RUNS;
 	lk = malloc(sizeof(*lk));
 	if (lk == NULL)
 		return RUNS;
-	nested++;
-	lookup_command(arg, getenv("PATH"), lk);
-	nested--;
-	if (lk->kind != STAGE2_FOUND) {
+	env_lookup(arg, lk);
+	if (lk->kind == STAGE2_NOT_FOUND)
 		snprintf(why, len,
 		    "%s: its interpreter %s (run by env) is not on the sandbox's PATH",
 		    path, arg);
+	else if (lk->kind == STAGE2_NOT_EXECUTABLE) /* what is missing */
+		snprintf(why, len, "%s", lk->why);
+	if (lk->kind != STAGE2_FOUND)
 		r = REFUSED;
-	}
 	free(lk);
 	return r;
 }
@@ -254,34 +410,22 @@ check_script(const char *path, char *head, int depth, char *why, size_t len)
 static int
 check_file(const char *path, int depth, char *why, size_t len)
 {
-	/* An argv of its own: the kernel warns of an empty one. */
-	char *const argv1[] = { (char *)path, NULL }, *const none[] = { NULL };
-	char head[256];
+	char head[HEAD_MAX];
 	struct stat st;
 	ssize_t n;
+	int r;
 	cleanup_fd int fd = -1;
 
-	if (depth > 4) {
-		snprintf(why, len, "%s: %s", path, strerror(ELOOP));
+	if (++lookup_state.checks > CHECKS_MAX)
+		return RUNS;
+	if (depth > SCRIPT_NEST_MAX) {
+		snprintf(why, len,
+		    "%s: %s (more than %d nested \"#!\" scripts)", path,
+		    strerror(ELOOP), SCRIPT_NEST_MAX);
 		return REFUSED;
 	}
-	if (stat(path, &st) < 0) {
-		snprintf(why, len, "%s: %s", path, strerror(errno));
-		return errno == EACCES ? HIDDEN : ABSENT;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(why, len, "%s: %s", path,
-		    S_ISDIR(st.st_mode) ? "is a directory" :
-					  "is not a regular file");
-		return REFUSED;
-	}
-	if (faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) < 0 ||
-	    (syscall(SYS_execveat, AT_FDCWD, path, argv1, none,
-		 AT_EXECVE_CHECK) < 0 &&
-		errno != EINVAL)) {
-		snprintf(why, len, "%s: %s", path, strerror(errno));
-		return REFUSED;
-	}
+	if ((r = check_access(path, why, len)) != RUNS)
+		return r;
 	/* Not blocking: a file replaced by a FIFO since stat() is no file. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
@@ -294,7 +438,8 @@ check_file(const char *path, int depth, char *why, size_t len)
 		return check_script(path, head, depth, why, len);
 	if (n >= 20 && memcmp(head, "\177ELF", 4) == 0) {
 		if (machine_runs(elf_machine((unsigned char *)head)))
-			return RUNS;
+			return check_loader(fd, (unsigned char *)head, n, path,
+			    why, len);
 	} else if (head_is_text(head, n)) {
 		if (check_file("/bin/sh", depth + 1, why, len) == RUNS)
 			return RUNS;
@@ -335,6 +480,10 @@ lookup_command(const char *name, const char *path_env, struct lookup *lk)
 	const char *p = path_env != NULL ? path_env : "/bin:/usr/bin";
 	char why[sizeof(lk->why)];
 
+	if (lookup_state.nested == 0) { /* a lookup of its own */
+		lookup_state.checks = 0;
+		lookup_state.nseen = 0;
+	}
 	lk->kind = STAGE2_NOT_FOUND;
 	if (name[0] == '\0') {
 		snprintf(lk->why, sizeof(lk->why),
@@ -590,13 +739,8 @@ stage2_main(int argc, char **argv)
 		fprintf(stderr, "cannot apply Landlock: %s\n", strerror(errno));
 		return SBOX_EXIT_REFUSED;
 	}
-	/* The status will say they are set: set, or nothing runs. */
-	if (apply_limits(&a.limits, &failed) < 0) {
-		fprintf(stderr, "cannot set the limit %s: %s\n", failed,
-		    strerror(errno));
-		return SBOX_EXIT_REFUSED;
-	}
-	/* In the sandbox's view, with the command's environment. */
+	/* In the sandbox's view, with the command's environment; before
+	 * the limits, which are the command's, not the lookup's. */
 	if (a.mode != STAGE2_CHECK)
 		lookup_command(a.command[0], getenv("PATH"), &lk);
 	if (report_in(a.ctrl, a.mode == STAGE2_CHECK ? NULL : &lk, proxy) < 0)
@@ -605,9 +749,19 @@ stage2_main(int argc, char **argv)
 	if (a.mode == STAGE2_CHECK)
 		return 0;
 
-	if (dup2(a.saved_stderr, STDERR_FILENO) < 0)
+	if (dup2(a.saved_stderr, STDERR_FILENO) < 0) {
+		dprintf(a.saved_stderr,
+		    "sbox-exec: cannot restore stderr: %s\n", strerror(errno));
 		return SBOX_EXIT_REFUSED;
+	}
 	fd_sort(a.keep, a.nkeep);
 	fd_close_except(a.keep, a.nkeep);
+	/* Last, so that nothing of ours runs under them.  The status says
+	 * they are set: set, or nothing runs. */
+	if (apply_limits(&a.limits, &failed) < 0) {
+		fprintf(stderr, "sbox-exec: cannot set the limit %s: %s\n",
+		    failed, strerror(errno));
+		return SBOX_EXIT_REFUSED;
+	}
 	return exec_command(&lk, (char **)a.command);
 }

@@ -318,3 +318,38 @@ _limits_status() {
 	assert_eq "$stderr" "sbox-exec: --limit: nofile=$((hard + 1)) is above sbox-exec's hard limit of $hard; a sandbox cannot raise it"
 	assert_absent "$d/ran"
 }
+
+_nofile_low() {
+	local d v
+	d=$(scratch_dir)
+	# Below 3 the command would have no stderr: refused before anything
+	# starts, naming the limit.
+	for v in 1 2; do
+		run --separate-stderr sbx --rw "$d" --status-fd=3 \
+			--limit=nofile=$v -- touch "$d/ran" 3>"$d/status"
+		assert_status 125
+		assert_eq "$stderr" "sbox-exec: --limit: nofile=$v is too low: a command needs at least 3 descriptors (stdin, stdout, stderr)"
+		assert_eq "$(jq -r .status "$d/status")" invalid-policy
+		assert_absent "$d/ran"
+	done
+	# The lookup is not under the command's limits: with nofile=3 it
+	# still reads a script and finds its interpreter missing (it cannot
+	# run on the host either).
+	printf '#!%s/gone/sh\ntouch %s/ran\n' "$d" "$d" >"$d/script"
+	chmod 0755 "$d/script"
+	run -127 usr "$d/script"
+	run --separate-stderr sbx --rw "$d" --status-fd=3 --limit=nofile=3 \
+		-- "$d/script" 3>"$d/status"
+	assert_status 126
+	assert_eq "$(jq -r .status "$d/status")" command-not-executable
+	assert_contains "$stderr" "its interpreter $d/gone/sh is not in the sandbox"
+	assert_absent "$d/ran"
+	# The lowest accepted limit holds for the command.
+	run sbx --limit=nofile=4 -- sh -c 'ulimit -n'
+	assert_status 0
+	assert_eq "$output" 4
+}
+
+@test "nofile below 3 is refused; the lookup runs before the limits" {
+	each_user _nofile_low
+}

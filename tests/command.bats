@@ -245,3 +245,193 @@ _tty() {
 	requires script
 	each_user _tty
 }
+
+# script_chain DIR N: DIR/s1 a "#!/bin/sh" script, DIR/sK run by
+# DIR/s(K-1), up to DIR/sN: N nested "#!" scripts.
+script_chain() {
+	local k
+	mkdir -p "$1"
+	printf '#!/bin/sh\necho chain-ran\n' >"$1/s1"
+	for k in $(seq 2 "$2"); do
+		printf '#!%s/s%d\n' "$1" $((k - 1)) >"$1/s$k"
+	done
+	chmod 0755 "$1" "$1"/s*
+}
+
+_script_nesting() {
+	script_chain "$D/chain" 6
+	# Controls: the kernel runs 5 nested scripts, not 6.
+	run usr "$D/chain/s5"
+	assert_status 0
+	assert_eq "$output" chain-ran
+	run usr "$D/chain/s6"
+	assert_status 126
+
+	launch 0 -- "$D/chain/s5"
+	assert_eq "$output" chain-ran
+	assert_eq "$(jq -r .status "$D/status")" success
+	assert_eq "$(jq -r .command "$D/status")" "$D/chain/s5"
+	launch 126 -- "$D/chain/s6"
+	refused command-not-executable 126 'more than 5 nested "#!" scripts'
+}
+
+@test "#! scripts nest as deep as the kernel allows: 5 run, 6 are command-not-executable" {
+	each_user _script_nesting
+}
+
+_env_with_blank() {
+	printf '#!/usr/bin/env sh -e\necho ran >%s/marks/tool\n' "$D" \
+		>"$D/bin/env-blank"
+	printf '#!/usr/bin/env sh  \t\necho trailing-ran\n' >"$D/bin/env-trailing"
+	chmod 0755 "$D/bin/env-blank" "$D/bin/env-trailing"
+	rm -f "$D/marks/tool"
+
+	# Controls: env gets "sh -e" as one name and finds nothing; trailing
+	# blanks are not passed at all.
+	PATH=/usr/bin:/bin run -127 usr "$D/bin/env-blank"
+	assert_absent "$D/marks/tool"
+	run usr "$D/bin/env-trailing"
+	assert_status 0
+	assert_eq "$output" trailing-ran
+
+	launch 126 --rw "$D/marks" -- "$D/bin/env-blank"
+	refused command-not-executable 126 \
+		"$D/bin/env-blank: its \"#!\" line gives env the one name \"sh -e\""
+	assert_contains "$(jq -r .detail "$D/status")" "env -S"
+	launch 0 -- "$D/bin/env-trailing"
+	assert_eq "$output" trailing-ran
+	assert_eq "$(jq -r .status "$D/status")" success
+}
+
+@test "#!/usr/bin/env NAME ARG: env gets one argument, command-not-executable with a hint" {
+	each_user _env_with_blank
+}
+
+# env_chain: 12 directories $D/p1 ... $D/p12, each with sbox-chain-1 ...
+# sbox-chain-6, sbox-chain-K run by "#!/usr/bin/env sbox-chain-(K+1)";
+# sbox-chain-7 is nowhere.  $CHAIN_PATH lists them.
+env_chain() {
+	local i k
+	CHAIN_PATH=
+	for i in $(seq 1 12); do
+		mkdir -p "$D/p$i"
+		for k in $(seq 1 6); do
+			printf '#!/usr/bin/env sbox-chain-%d\n' $((k + 1)) \
+				>"$D/p$i/sbox-chain-$k"
+		done
+		chmod 0755 "$D/p$i" "$D/p$i"/*
+		CHAIN_PATH=$CHAIN_PATH$D/p$i:
+	done
+	CHAIN_PATH=$CHAIN_PATH/usr/bin:/bin
+}
+
+_env_chain() {
+	local i start
+	env_chain
+	rm -f "$D/p12/sbox-chain-7"
+	# Control: on the host, env finds each level, then not the last.
+	PATH=$CHAIN_PATH run -127 usr sbox-chain-1
+	assert_contains "$output" sbox-chain-7
+
+	start=$(date +%s)
+	PATH=$CHAIN_PATH launch 126 -- sbox-chain-1
+	refused command-not-executable 126 \
+		"sbox-chain-6: its interpreter sbox-chain-7 (run by env) is not on the sandbox's PATH"
+	[ $(($(date +%s) - start)) -lt 5 ]
+	# Five levels, the fifth's name nowhere: each level's PATH search is
+	# done once, not once for each entry of the level above.
+	mkdir -p "$D/away"
+	mv "$D/p7/sbox-chain-6" "$D/away/"
+	rm -f "$D"/p*/sbox-chain-6
+	start=$(date +%s)
+	PATH=$CHAIN_PATH launch 126 -- sbox-chain-1
+	refused command-not-executable 126 \
+		"sbox-chain-5: its interpreter sbox-chain-6 (run by env) is not on the sandbox's PATH"
+	[ $(($(date +%s) - start)) -lt 5 ]
+	for i in $(seq 1 12); do
+		cp -p "$D/away/sbox-chain-6" "$D/p$i/"
+	done
+
+	# The last level in the last directory: found, and it runs.
+	printf '#!/bin/sh\necho chain-end\n' >"$D/p12/sbox-chain-7"
+	chmod 0755 "$D/p12/sbox-chain-7"
+	PATH=$CHAIN_PATH run usr sbox-chain-1
+	assert_status 0
+	assert_eq "$output" chain-end
+	PATH=$CHAIN_PATH launch 0 -- sbox-chain-1
+	assert_eq "$output" chain-end
+	assert_eq "$(jq -r .command "$D/status")" "$D/p1/sbox-chain-1"
+}
+
+@test "#!/usr/bin/env chains 6 deep over 12 PATH entries: a lookup in time, naming the missing name" {
+	each_user _env_chain
+}
+
+# with_loader SRC [DEST NEWPATH]: prints the loader (PT_INTERP) of the
+# ELF program SRC; with DEST, makes DEST a copy of SRC whose loader is
+# NEWPATH instead, NEWPATH as long as the old one.
+with_loader() {
+	/usr/bin/python3 - "$@" <<'PY'
+import struct, sys
+src = sys.argv[1]
+data = bytearray(open(src, "rb").read())
+assert data[:4] == b"\x7fELF"
+end = "<" if data[5] == 1 else ">"
+if data[4] == 2:
+    phoff, = struct.unpack_from(end + "Q", data, 32)
+    phentsize, phnum = struct.unpack_from(end + "HH", data, 54)
+    fields = end + "IIQQQQ"
+else:
+    phoff, = struct.unpack_from(end + "I", data, 28)
+    phentsize, phnum = struct.unpack_from(end + "HH", data, 42)
+    fields = end + "IIIIII"
+for i in range(phnum):
+    ph = struct.unpack_from(fields, data, phoff + i * phentsize)
+    if ph[0] != 3:
+        continue
+    off, size = (ph[2], ph[5]) if data[4] == 2 else (ph[1], ph[4])
+    old = bytes(data[off:off + size]).rstrip(b"\0")
+    print(old.decode())
+    if len(sys.argv) > 3:
+        new = sys.argv[3].encode()
+        assert len(new) == len(old), (new, old)
+        data[off:off + len(new)] = new
+        open(sys.argv[2], "wb").write(data)
+    break
+else:
+    sys.exit("no PT_INTERP in " + src)
+PY
+}
+
+_loader_missing() {
+	local true_bin loader name
+	true_bin=$(readlink -f /bin/true)
+	# A loader in the host's /tmp, which the sandbox does not see (its
+	# /tmp is its own): a name as long as the real loader's path.
+	loader=$(with_loader "$true_bin")
+	name=/tmp/sbox-ld-$$-$RANDOM-
+	while [ ${#name} -lt ${#loader} ]; do name=${name}x; done
+	name=${name:0:${#loader}}
+	cp "$loader" "$name"
+	chmod 0755 "$name"
+	on_teardown "rm -f '$name'"
+	with_loader "$true_bin" "$D/bin/probe" "$name" >/dev/null
+	chmod 0755 "$D/bin/probe"
+
+	# Controls: on the host it runs; the real program runs in the sandbox.
+	run usr "$D/bin/probe"
+	assert_status 0
+	launch 0 -- "$true_bin"
+	assert_eq "$(jq -r .status "$D/status")" success
+
+	launch 126 -- "$D/bin/probe"
+	refused command-not-executable 126 \
+		"$D/bin/probe: its loader $name is not in the sandbox"
+	# Its loader gone from the host too: the kernel cannot start it.
+	rm -f "$name"
+	run -127 usr "$D/bin/probe"
+}
+
+@test "an ELF program whose loader is not in the sandbox: command-not-executable" {
+	each_user _loader_missing
+}
