@@ -175,6 +175,32 @@ pass_rebinding() {
 	each_user pass_rebinding
 }
 
+pass_own_address() {
+	WEB_BIND=0.0.0.0 start_web "$W"
+	# The control: unsandboxed, the server answers on that address.
+	run usr curl -sS --noproxy '*' "http://$OWN_ADDR:$WEB_PORT/index.html"
+	assert_eq "$output" "hello from site.test"
+	run hsbx --allow-host="self.test:$WEB_PORT" --log-fd=3 -- \
+		curl -sS -w "%{http_code}\n" "http://self.test:$WEB_PORT/index.html" \
+		3>"$W/events"
+	assert_contains "$output" 403
+	refute_contains "$output" hello
+	assert_eq "$(jq -r 'select(.event == "net-denied") | .host' "$W/events")" \
+		self.test
+	# An address entry covering it lets the same request through.
+	run hsbx --allow-host="self.test:$WEB_PORT" \
+		--allow-host="$OWN_ADDR:$WEB_PORT" -- \
+		curl -sS "http://self.test:$WEB_PORT/index.html"
+	assert_status 0
+	assert_eq "$output" "hello from site.test"
+}
+
+@test "an allowed name that resolves to the host's own address is refused unless an address entry covers it" {
+	own_address
+	echo "$OWN_ADDR self.test" >>"$HOSTS"
+	each_user pass_own_address
+}
+
 pass_metadata() {
 	run hsbx --allow-host=meta.test --allow-host=site.test -- sh -c \
 		'curl -sS http://meta.test/latest/meta-data/
@@ -252,6 +278,92 @@ pass_port_private() {
 
 @test "the proxy port is reachable neither from the host nor from a second sandbox" {
 	each_user pass_port_private
+}
+
+pass_newline_name() {
+	# A SOCKS5 name is any bytes but NUL: a newline in it stays on the
+	# one -v line (sbox-exec(1), NETWORK BY NAME).
+	run --separate-stderr hsbx -v --allow-host=site.test -- "$PY" -c '
+import socket
+s = socket.create_connection(("127.0.0.1", 3128))
+s.sendall(b"\x05\x01\x00")
+s.recv(2)
+name = b"evil.test\nsbox-exec: network: allowed forged.test"
+s.sendall(b"\x05\x01\x00\x03" + bytes([len(name)]) + name + b"\x00\x50")
+print(s.recv(10)[1])'
+	assert_eq "$output" 2
+	assert_eq "$(grep -c "^sbox-exec: network:" <<<"$stderr")" 1
+	assert_contains "$stderr" 'sbox-exec: network: denied evil.test\x0asbox-exec: network: allowed forged.test port 80'
+}
+
+@test "with -v, a newline in a requested name does not start a second line on stderr" {
+	each_user pass_newline_name
+}
+
+pass_event_flood() {
+	local name
+	name=$(printf 'a%.0s' {1..60}).$(printf 'b%.0s' {1..60}).$(printf 'c%.0s' {1..60}).test
+	# 600 refusals, more than a pipe holds, while the reader sleeps;
+	# then the command waits for the reader before it ends.
+	{ hsbx --allow-host=site.test --log-fd=3 -- "$PY" -c '
+import socket, sys, time
+h = sys.argv[1].encode()
+for i in range(600):
+    s = socket.create_connection(("127.0.0.1", 3128))
+    s.sendall(b"GET http://%s/ HTTP/1.1\r\nHost: %s\r\n\r\n" % (h, h))
+    s.recv(4096)
+    s.close()
+time.sleep(3)
+sys.exit(5)' "$name" 3>&1 >/dev/null 2>&1; } | (sleep 4; cat) >"$W/events"
+	run jq -s -c 'last' "$W/events"
+	assert_contains "$output" '{"event":"exit","code":5,"dropped":'
+	run jq -s '[.[] | select(.event == "net-denied")] | length' "$W/events"
+	[ "$output" -gt 100 ]
+	run jq -s '[.[] | select(.event == "exit")] | length' "$W/events"
+	assert_eq "$output" 1
+}
+
+@test "a flood of refusals on a slow --log-fd reader: the exit event still comes, last, with the count dropped" {
+	each_user pass_event_flood
+}
+
+pass_timeout_many_connections() {
+	start_web "$W"
+	site_opts
+	mkdir -m 0777 "$W/out"
+	# 100 tunnels held open, each six descriptors in the launcher, under
+	# a soft limit of 256: the SIGTERM of --timeout still arrives
+	# (sbox-exec(1), TIMEOUT AND LIMITS).
+	run --separate-stderr limited_hsbx 256 "${SITE[@]}" --timeout=4 --kill-after=3 \
+		--rw "$W/out" -- "$PY" -c '
+import signal, socket, sys, time
+def term(*_):
+    open(sys.argv[3] + "/term", "w").write("got-term\n")
+    sys.exit(0)
+signal.signal(signal.SIGTERM, term)
+held = []
+for i in range(100):
+    s = socket.create_connection(("127.0.0.1", 3128))
+    s.sendall(b"CONNECT site.test:%s HTTP/1.1\r\n\r\n" % sys.argv[2].encode())
+    held.append(s)
+ok = 0
+for s in held:
+    s.settimeout(5)
+    try:
+        ok += s.recv(100).startswith(b"HTTP/1.1 200")
+    except OSError:
+        pass
+print(ok, flush=True)
+while True:
+    time.sleep(0.1)' x "$WEB_PORT" "$W/out"
+	assert_eq "$output" 100
+	assert_eq "$(cat "$W/out/term" 2>/dev/null)" got-term
+	assert_contains "$stderr" "after SIGTERM"
+	rm -rf "$W/out"
+}
+
+@test "--timeout's SIGTERM arrives while the command holds 100 connections under ulimit -n 256" {
+	each_user pass_timeout_many_connections
 }
 
 # --- the launcher stays what it was ---------------------------------------

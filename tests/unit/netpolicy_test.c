@@ -208,8 +208,8 @@ test_embedded(void)
 	    "beside Teredo's prefix");
 	is_str(addr(&np, "::ffff:93.184.216.34", 443, true),
 	    "denied by --deny-host", "a mapped address, denied as IPv4");
-	is_str(addr(&np, "::ffff:10.9.1.2", 443, true),
-	    "denied by --deny-host", "a mapped address in a denied network");
+	is_str(addr(&np, "::ffff:10.9.1.2", 443, true), "denied by --deny-host",
+	    "a mapped address in a denied network");
 	is_str(addr(&np, "93.184.216.34", 443, true), "denied by --deny-host",
 	    "the IPv4 address itself");
 	netpolicy_free(&np);
