@@ -505,6 +505,16 @@ limited_hsbx() {
 	)
 }
 
+# limited_hsbx_hard N ARGS...: hsbx ARGS under a hard RLIMIT_NOFILE of N.
+limited_hsbx_hard() {
+	local n=$1
+	shift
+	(
+		ulimit -n "$n"
+		hsbx "$@"
+	)
+}
+
 # own_address: an IPv4 address of this host that is not loopback (its
 # eth0 address, say) in $OWN_ADDR; none is a failure where the tests must
 # work.

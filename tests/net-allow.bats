@@ -152,6 +152,10 @@ pass_denied_reason() {
 	assert_contains "$output" "other.test port 80: denied by --deny-host"
 	assert_contains "$output" "site.test port 80: resolves to a loopback address"
 	assert_contains "$output" "sbox-exec: network: denied other.test port 80 (denied by --deny-host)"
+	# A name whose address a --deny-host entry names.
+	run hsbx --allow-host='*.test' --deny-host=127.0.0.1 -- \
+		curl -sS "http://site.test/"
+	assert_eq "$output" "sbox-exec: site.test port 80: resolves to an address denied by --deny-host"
 }
 
 @test "the refusal's reason: in the 403 and, with -v, on stderr" {
@@ -199,6 +203,33 @@ pass_own_address() {
 	own_address
 	echo "$OWN_ADDR self.test" >>"$HOSTS"
 	each_user pass_own_address
+}
+
+pass_failed() {
+	local closed
+	# A port nothing listens on: the kernel's pick, let go.
+	closed=$("$PY" -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])')
+	# The control: unsandboxed, nothing answers there either.
+	run usr curl -sS --noproxy '*' "http://127.0.0.1:$closed/"
+	assert_failed "connecting to a closed port"
+	# Allowed, but nothing to reach: a 502 and net-failed, not net-denied.
+	run hsbx --allow-host="site.test:$closed" --allow-host="127.0.0.1:$closed" \
+		--allow-host=nowhere.test --log-fd=3 -- sh -c \
+		'curl -sS -w "%{http_code}\n" "http://site.test:$1/"
+		 curl -sS -w "%{http_code}\n" "http://nowhere.test/"' sh "$closed" \
+		3>"$W/events"
+	assert_contains "$output" "site.test port $closed: cannot connect: Connection refused"
+	assert_contains "$output" "nowhere.test port 80: cannot resolve"
+	assert_eq "$(grep -c 502 <<<"$output")" 2
+	assert_eq "$(jq -r 'select(.event | startswith("net-")) | .event + " " + .host' "$W/events")" \
+		"net-failed site.test"$'\n'"net-failed nowhere.test"
+}
+
+@test "an allowed name that does not resolve or connect: 502 and a net-failed event" {
+	each_user pass_failed
 }
 
 pass_metadata() {
@@ -364,6 +395,36 @@ while True:
 
 @test "--timeout's SIGTERM arrives while the command holds 100 connections under ulimit -n 256" {
 	each_user pass_timeout_many_connections
+}
+
+pass_too_many() {
+	start_web "$W"
+	site_opts
+	# A hard limit of 100 descriptors leaves (100 - 64) / 6 = 6
+	# connections at once; the others are closed at once (sbox-exec(1),
+	# NETWORK BY NAME).
+	run --separate-stderr limited_hsbx_hard 100 "${SITE[@]}" --log-fd=3 -- \
+		"$PY" -c '
+import socket, sys
+held, ok = [], 0
+for i in range(10):
+    s = socket.create_connection(("127.0.0.1", 3128))
+    s.sendall(b"CONNECT site.test:%s HTTP/1.1\r\n\r\n" % sys.argv[1].encode())
+    s.settimeout(5)
+    try:
+        ok += s.recv(100).startswith(b"HTTP/1.1 200")
+    except OSError:
+        pass
+    held.append(s)
+print(ok)' "$WEB_PORT" 3>"$W/events"
+	assert_status 0
+	assert_eq "$output" 6
+	assert_eq "$(jq -c 'select(.reason == "too many connections")' "$W/events" | sort -u)" \
+		'{"event":"net-denied","reason":"too many connections"}'
+}
+
+@test "connections beyond what the descriptor limit allows are closed, with a net-denied event" {
+	each_user pass_too_many
 }
 
 # --- the launcher stays what it was ---------------------------------------
