@@ -147,15 +147,22 @@ deadline_left(const struct deadline *d, struct timespec *buf)
 	return buf;
 }
 
-/* SIG to every member of the sandbox's pid namespace. */
-static void
+/*
+ * SIG to every member of the sandbox's pid namespace.  False when the
+ * members could not all be reached: /proc unreadable, or no descriptor
+ * left for a pidfd (the launcher at its RLIMIT_NOFILE).
+ */
+static bool
 signal_members(const struct deadline *d, int sig)
 {
 	DIR *dir;
 	struct dirent *e;
+	bool all = true;
 
-	if (!d->have_ns || (dir = opendir("/proc")) == NULL)
-		return;
+	if (!d->have_ns)
+		return true;
+	if ((dir = opendir("/proc")) == NULL)
+		return false;
 	while ((e = readdir(dir)) != NULL) {
 		char *end;
 		long pid = strtol(e->d_name, &end, 10);
@@ -165,14 +172,19 @@ signal_members(const struct deadline *d, int sig)
 		if (*end != '\0' || pid <= 0 || pid == getpid())
 			continue;
 		pidfd = pidfd_open_cloexec((pid_t)pid);
-		if (pidfd < 0)
+		if (pidfd < 0) {
+			if (errno == EMFILE || errno == ENFILE ||
+			    errno == ENOMEM)
+				all = false;
 			continue;
+		}
 		if (ns_of((pid_t)pid, &st) == 0 && st.st_ino == d->ns_ino &&
 		    st.st_dev == d->ns_dev)
 			(void)pidfd_signal(pidfd, sig);
 		close(pidfd);
 	}
 	closedir(dir);
+	return all;
 }
 
 /*
@@ -185,7 +197,7 @@ kill_namespace(const struct deadline *d)
 {
 	if (d->init_pidfd >= 0 && pidfd_signal(d->init_pidfd, SIGKILL) == 0)
 		return;
-	signal_members(d, SIGKILL);
+	(void)signal_members(d, SIGKILL);
 	if (d->bwrap_pid > 0)
 		(void)kill(d->bwrap_pid, SIGKILL);
 }
@@ -212,7 +224,14 @@ deadline_check(struct deadline *d)
 	    left.tv_nsec > 0)
 		return d->phase;
 	if (d->phase == DEADLINE_ARMED) {
-		signal_members(d, SIGTERM);
+		/* Members that cannot be told get no grace: better killed
+		 * now than left running past the deadline. */
+		if (!signal_members(d, SIGTERM)) {
+			kill_namespace(d);
+			d->phase = DEADLINE_KILLED;
+			say_step("SIGKILL", d->timeout_ms);
+			return d->phase;
+		}
 		if (!d->have_ns && d->bwrap_pid > 0)
 			(void)kill(d->bwrap_pid, SIGTERM);
 		d->phase = DEADLINE_TERMED;

@@ -27,5 +27,7 @@ void event_start(struct event *, const char *);
 void event_str(struct event *, const char *, const char *);
 void event_int(struct event *, const char *, long long);
 void event_emit(struct event *);
+void event_emit_nowait(struct event *);
+void event_emit_last(struct event *);
 
 #endif

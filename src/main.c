@@ -165,7 +165,7 @@ say_exit(int code)
 
 	event_start(&ev, "exit");
 	event_int(&ev, "code", code);
-	event_emit(&ev);
+	event_emit_last(&ev);
 }
 
 static void

@@ -314,16 +314,19 @@ special4(const unsigned char *a)
 	return NULL;
 }
 
+static const unsigned char v4mapped[12] = { [10] = 0xff, [11] = 0xff };
+
 /*
  * What is special about address A of FAMILY, which a name may not lead
  * to: NULL for an ordinary (global) address.  An IPv4 address inside
- * IPv6 (mapped, compatible, NAT64) is judged as the IPv4 one.
+ * IPv6 (mapped, well-known NAT64, 6to4) is judged as the IPv4 one.
  */
 const char *
 netpolicy_special(int family, const unsigned char *a)
 {
-	static const unsigned char mapped[12] = { [10] = 0xff, [11] = 0xff };
 	static const unsigned char nat64[12] = { 0, 0x64, 0xff, 0x9b };
+	static const unsigned char nat64_local[6] = { 0, 0x64, 0xff, 0x9b, 0,
+		1 };
 	static const unsigned char zero[16] = { 0 };
 
 	if (family == AF_INET)
@@ -332,8 +335,14 @@ netpolicy_special(int family, const unsigned char *a)
 		return "unspecified address";
 	if (memcmp(a, zero, 15) == 0 && a[15] == 1)
 		return "loopback address";
-	if (memcmp(a, mapped, 12) == 0 || memcmp(a, nat64, 12) == 0)
-		return special4(a + 12) != NULL ? special4(a + 12) : NULL;
+	if (memcmp(a, v4mapped, 12) == 0 || memcmp(a, nat64, 12) == 0)
+		return special4(a + 12);
+	if (a[0] == 0x20 && a[1] == 0x02) /* 6to4: 2002:AABB:CCDD::/48 */
+		return special4(a + 2);
+	if (memcmp(a, nat64_local, 6) == 0) /* 64:ff9b:1::/48, RFC 8215 */
+		return "private address";
+	if (a[0] == 0x20 && a[1] == 0x01 && a[2] == 0 && a[3] == 0)
+		return "reserved address"; /* Teredo, 2001::/32 */
 	if (memcmp(a, zero, 12) == 0)
 		return "reserved address"; /* IPv4-compatible, deprecated */
 	if (a[0] == 0xfe && (a[1] & 0xc0) == 0x80)
@@ -359,6 +368,11 @@ netpolicy_check_addr(const struct netpolicy *np, int family,
 	const char *special = netpolicy_special(family, a);
 	bool other_port = false;
 
+	/* ::ffff:a.b.c.d is a.b.c.d on the wire: IPv4 entries decide it. */
+	if (family == AF_INET6 && memcmp(a, v4mapped, 12) == 0) {
+		family = AF_INET;
+		a += 12;
+	}
 	for (size_t i = 0; i < np->n; i++)
 		if (np->v[i].deny && addr_matches(&np->v[i], family, a) &&
 		    port_ok(&np->v[i], port))

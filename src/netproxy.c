@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -50,6 +51,8 @@
 
 #define REQUEST_TIMEOUT_S 10 /* for the request, and to connect */
 #define MAX_CONNECTIONS 1024 /* at once; more are closed at once */
+#define CONN_FDS 6    /* a connection's descriptors: 2 sockets, 2 pipes */
+#define FD_RESERVE 64 /* the launcher's own, /proc for --timeout */
 #define CONN_STACK (256 * 1024)
 #define PUMP_STACK (64 * 1024)
 #define PIPE_SIZE (1 << 20)
@@ -63,7 +66,8 @@ static struct {
 	pthread_cond_t cond;
 	bool go;
 	atomic_int active;
-	pthread_attr_t attr;	  /* a connection's thread: detached */
+	int max_active;	     /* MAX_CONNECTIONS, or fewer by RLIMIT_NOFILE */
+	pthread_attr_t attr; /* a connection's thread: detached */
 	pthread_attr_t pump_attr; /* its relay's second thread: joined */
 } px = {
 	.fd = -1,
@@ -134,38 +138,68 @@ read_more(int fd, unsigned char *in, size_t *len, size_t cap, long deadline)
 	return 0;
 }
 
-/* The -v line and the event for C's decision. */
+/*
+ * The -v line and the event for C's decision.  Events never wait for the
+ * channel (a flood of refusals must not cost the "exit" event, EVENTS in
+ * sbox-exec(1)); after "exit" the channel is closed and they are dropped.
+ */
 static void
 report(const struct conn *c, bool allowed)
 {
 	struct event ev;
 
-	/*
-	 * After the command's end ("exit" is the last event), silence.  Not
-	 * under a lock: a write to a full stderr must not hold up the exit.
-	 */
-	if (atomic_load(&px.stopped))
-		return;
 	if (!allowed || px.verbose) {
-		event_start(&ev, allowed ? "net-allowed" : "net-denied");
+		event_start(&ev,
+		    allowed	  ? "net-allowed" :
+			c->denied ? "net-denied" :
+				    "net-failed");
 		event_str(&ev, "host", c->r.host);
 		event_int(&ev, "port", c->r.port);
 		if (allowed)
 			event_str(&ev, "address", c->addr);
 		else
 			event_str(&ev, "reason", c->why);
-		event_emit(&ev);
+		event_emit_nowait(&ev);
 	}
-	if (px.verbose) {
-		cleanup_buf struct buf safe = { 0 };
+	/* After the command's end, silence on stderr too.  Not under a
+	 * lock: a write to a full stderr must not hold up the exit. */
+	if (px.verbose && !atomic_load(&px.stopped)) {
+		cleanup_buf struct buf host = { 0 };
+		cleanup_buf struct buf why = { 0 };
 		cleanup_free char *line = NULL;
+		const char *text = allowed ? c->addr : c->why;
 
-		util_terminal_safe(&safe, c->r.host, strlen(c->r.host));
+		/* One line: the name is the command's, \n included. */
+		util_line_safe(&host, c->r.host, strlen(c->r.host));
+		util_line_safe(&why, text, strlen(text));
 		line = xasprintf("sbox-exec: network: %s %s port %d (%s)\n",
-		    allowed ? "allowed" : "denied", safe.s, c->r.port,
-		    allowed ? c->addr : c->why);
+		    allowed ? "allowed" : "denied", host.s ? host.s : "",
+		    c->r.port, why.s ? why.s : "");
 		(void)!write(STDERR_FILENO, line, strlen(line));
 	}
+}
+
+/*
+ * Whether the connected socket FD reached this host itself: for a local
+ * destination the kernel picks that address as the source too.
+ */
+static bool
+is_this_host(int fd)
+{
+	struct sockaddr_storage self, peer;
+	socklen_t sl = sizeof(self), pl = sizeof(peer);
+
+	if (getsockname(fd, (struct sockaddr *)&self, &sl) < 0 ||
+	    getpeername(fd, (struct sockaddr *)&peer, &pl) < 0 ||
+	    self.ss_family != peer.ss_family)
+		return false;
+	if (self.ss_family == AF_INET)
+		return ((struct sockaddr_in *)&self)->sin_addr.s_addr ==
+		    ((struct sockaddr_in *)&peer)->sin_addr.s_addr;
+	return self.ss_family == AF_INET6 &&
+	    memcmp(&((struct sockaddr_in6 *)&self)->sin6_addr,
+		&((struct sockaddr_in6 *)&peer)->sin6_addr,
+		sizeof(struct in6_addr)) == 0;
 }
 
 /* Try AI's addresses allowed for C; the connected socket, or -1 with
@@ -196,16 +230,32 @@ connect_allowed(struct conn *c, const struct addrinfo *ai, bool by_name)
 			continue;
 		}
 		set_timeout(fd, SO_SNDTIMEO, REQUEST_TIMEOUT_S);
-		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
-			inet_ntop(ai->ai_family, a, c->addr, sizeof(c->addr));
-			return fd;
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
+			last = errno;
+			close(fd);
+			continue;
 		}
-		last = errno;
-		close(fd);
+		/* The host's own eth0 address reaches what listens on
+		 * 0.0.0.0, as loopback would: an address entry or nothing. */
+		if (by_name && is_this_host(fd) &&
+		    netpolicy_check_addr(&px.np, ai->ai_family, a, c->r.port,
+			false) != NULL) {
+			refused = "this host's own address";
+			close(fd);
+			continue;
+		}
+		inet_ntop(ai->ai_family, a, c->addr, sizeof(c->addr));
+		return fd;
 	}
 	c->denied = last == 0;
 	c->socks = c->denied ? 2 : last == ECONNREFUSED ? 5 : 4;
-	if (c->denied && by_name)
+	if (c->denied && by_name &&
+	    strcmp(refused, "denied by --deny-host") == 0)
+		snprintf(c->why, sizeof(c->why),
+		    "resolves to an address denied by --deny-host");
+	else if (c->denied && by_name && strncmp(refused, "this ", 5) == 0)
+		snprintf(c->why, sizeof(c->why), "resolves to %s", refused);
+	else if (c->denied && by_name)
 		snprintf(c->why, sizeof(c->why), "resolves to a %s", refused);
 	else if (c->denied)
 		snprintf(c->why, sizeof(c->why), "%s", refused);
@@ -455,6 +505,44 @@ conn_main(void *arg)
 	return NULL;
 }
 
+/* A connection refused before its request was read: over the limit. */
+static void
+too_many(void)
+{
+	struct event ev;
+
+	event_start(&ev, "net-denied");
+	event_str(&ev, "reason", "too many connections");
+	event_emit_nowait(&ev);
+}
+
+/*
+ * The launcher's descriptors are the relay's: raise the soft
+ * RLIMIT_NOFILE to the hard one (the command's own limits were set when
+ * bwrap was forked), and take at most what leaves FD_RESERVE of it for
+ * the launcher itself (--timeout reads /proc, --log-fd, the pidfds).
+ */
+static int
+connections_allowed(void)
+{
+	struct rlimit rl;
+	rlim_t n;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return MAX_CONNECTIONS;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+		(void)getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur == RLIM_INFINITY)
+		return MAX_CONNECTIONS;
+	n = rl.rlim_cur > FD_RESERVE + CONN_FDS ?
+	    (rl.rlim_cur - FD_RESERVE) / CONN_FDS :
+	    1;
+	return n < MAX_CONNECTIONS ? (int)n : MAX_CONNECTIONS;
+}
+
 /* The accept loop, once netproxy_serve() has opened the gate. */
 static void *
 accept_main(void *unused)
@@ -485,9 +573,12 @@ accept_main(void *unused)
 				return NULL;
 			continue;
 		}
-		if (atomic_fetch_add(&px.active, 1) >= MAX_CONNECTIONS ||
-		    pthread_create(&t, &px.attr, conn_main,
-			(void *)(intptr_t)c) != 0) {
+		if (atomic_fetch_add(&px.active, 1) >= px.max_active) {
+			atomic_fetch_sub(&px.active, 1);
+			close(c);
+			too_many();
+		} else if (pthread_create(&t, &px.attr, conn_main,
+			       (void *)(intptr_t)c) != 0) {
 			atomic_fetch_sub(&px.active, 1);
 			close(c);
 		}
@@ -536,6 +627,7 @@ netproxy_start(int fd, const struct netpolicy *np, bool verbose,
 	memcpy(px.np.v, np->v, np->n * sizeof(*np->v));
 	px.np.n = px.np.cap = np->n;
 	px.verbose = verbose;
+	px.max_active = connections_allowed();
 	pthread_attr_init(&px.attr);
 	pthread_attr_setdetachstate(&px.attr, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&px.attr, CONN_STACK);

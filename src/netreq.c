@@ -113,6 +113,26 @@ header_is(const char *line, size_t n, const char *name)
 	return n > len && line[len] == ':' && strncasecmp(line, name, len) == 0;
 }
 
+/*
+ * What is wrong with the shape of header LINE (N bytes), or NULL: a
+ * folded line, or a name with whitespace in or after it, which servers
+ * read in different ways (one takes "Host :" for Host, another not).
+ */
+static const char *
+header_shape(const char *line, size_t n)
+{
+	const char *colon = memchr(line, ':', n);
+
+	if (line[0] == ' ' || line[0] == '\t')
+		return "a folded header line";
+	if (colon == NULL || colon == line)
+		return "a header line without a name and a colon";
+	for (const char *p = line; p < colon; p++)
+		if (*p == ' ' || *p == '\t')
+			return "whitespace before a header's colon";
+	return NULL;
+}
+
 /* Whether the Host value V (N bytes) names what R's URL named. */
 static bool
 same_host(const char *v, size_t n, const struct netreq *r)
@@ -149,6 +169,8 @@ headers(const char *in, size_t from, size_t end, struct netreq *r)
 			break;
 		if (!printable(line, len))
 			return bad(r, "a header holds control characters", 0);
+		if (header_shape(line, len) != NULL)
+			return bad(r, header_shape(line, len), 0);
 		if (header_is(line, len, "host")) {
 			if (host || !same_host(line + 5, len - 5, r))
 				return bad(r,

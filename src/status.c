@@ -294,7 +294,7 @@ wait_room(int fd, bool stream, size_t len, long deadline)
 		long left = deadline - util_now_ms();
 		int r;
 
-		if (left <= 0) {
+		if (left < 0) {
 			errno = ETIMEDOUT;
 			return -1;
 		}
@@ -360,8 +360,16 @@ write_file(int fd, const char *line, size_t len)
 int
 status_write_fd(int fd, const char *line)
 {
+	return status_write_fd_within(fd, line, STATUS_WAIT_MS);
+}
+
+/* status_write_fd(), waiting at most WAIT_MS (0: only if there is room
+ * now; -1 with ETIMEDOUT when there is not). */
+int
+status_write_fd_within(int fd, const char *line, long wait_ms)
+{
 	size_t len = strlen(line), off = 0;
-	long deadline = util_now_ms() + STATUS_WAIT_MS;
+	long deadline = util_now_ms() + wait_ms;
 	struct stat st;
 	int type = 0;
 	socklen_t tl = sizeof(type);

@@ -39,5 +39,6 @@ void status_json_string(struct buf *, const char *, size_t);
 int status_socket_open(const char *, int *, struct sbox_error *);
 int status_send_socket(int, const char *);
 int status_write_fd(int, const char *);
+int status_write_fd_within(int, const char *, long);
 
 #endif

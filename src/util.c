@@ -422,13 +422,9 @@ util_utf8_sanitize(struct buf *b, const char *s, size_t n)
 	}
 }
 
-/*
- * Append N bytes of S as text safe for a terminal: printable ASCII, tab,
- * newline and valid UTF-8 from U+00A0 up are kept; every other byte
- * (escape sequences, C1 controls, invalid UTF-8) is written as \xHH.
- */
-void
-util_terminal_safe(struct buf *b, const char *s, size_t n)
+/* util_terminal_safe(), and util_line_safe() without LINES. */
+static void
+escape_controls(struct buf *b, const char *s, size_t n, bool lines)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0;
@@ -438,8 +434,8 @@ util_terminal_safe(struct buf *b, const char *s, size_t n)
 		bool keep;
 
 		if (len == 1)
-			keep = (p[i] >= 0x20 && p[i] < 0x7f) || p[i] == '\n' ||
-			    p[i] == '\t';
+			keep = (p[i] >= 0x20 && p[i] < 0x7f) ||
+			    (lines && (p[i] == '\n' || p[i] == '\t'));
 		else /* U+0080..U+009F, two bytes: C2 80..C2 9F */
 			keep = len > 1 && !(p[i] == 0xc2 && p[i + 1] < 0xa0);
 		if (keep) {
@@ -450,6 +446,27 @@ util_terminal_safe(struct buf *b, const char *s, size_t n)
 			i++;
 		}
 	}
+}
+
+/*
+ * Append N bytes of S as text safe for a terminal: printable ASCII, tab,
+ * newline and valid UTF-8 from U+00A0 up are kept; every other byte
+ * (escape sequences, C1 controls, invalid UTF-8) is written as \xHH.
+ */
+void
+util_terminal_safe(struct buf *b, const char *s, size_t n)
+{
+	escape_controls(b, s, n, true);
+}
+
+/*
+ * The same for text that must stay within one line (a name a sandboxed
+ * command chose, inside a message): newline and tab are \xHH too.
+ */
+void
+util_line_safe(struct buf *b, const char *s, size_t n)
+{
+	escape_controls(b, s, n, false);
 }
 
 /*

@@ -81,6 +81,7 @@ int util_parse_fd(const char *, int *);
 void util_shell_quote(struct buf *, const char *);
 void util_utf8_sanitize(struct buf *, const char *, size_t);
 void util_terminal_safe(struct buf *, const char *, size_t);
+void util_line_safe(struct buf *, const char *, size_t);
 void util_say(const char *, ...) SBOX_PRINTF(1, 2);
 char *util_exe_dir(void);
 ssize_t util_read_small(const char *, char *, size_t);

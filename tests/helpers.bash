@@ -495,6 +495,44 @@ start_web() {
 	WEB_PORT=$(cat "$dir/port")
 }
 
+# limited_hsbx N ARGS...: hsbx ARGS under a soft RLIMIT_NOFILE of N.
+limited_hsbx() {
+	local n=$1
+	shift
+	(
+		ulimit -Sn "$n"
+		hsbx "$@"
+	)
+}
+
+# limited_hsbx_hard N ARGS...: hsbx ARGS under a hard RLIMIT_NOFILE of N.
+limited_hsbx_hard() {
+	local n=$1
+	shift
+	(
+		ulimit -n "$n"
+		hsbx "$@"
+	)
+}
+
+# own_address: an IPv4 address of this host that is not loopback (its
+# eth0 address, say) in $OWN_ADDR; none is a failure where the tests must
+# work.
+own_address() {
+	local a
+	OWN_ADDR=
+	for a in $(hostname -I 2>/dev/null); do
+		case $a in
+		127.* | *:*) ;;
+		*)
+			OWN_ADDR=$a
+			return 0
+			;;
+		esac
+	done
+	skip_or_fail "this host has no IPv4 address but loopback"
+}
+
 # hsbx ARGS...: sbx ARGS with the file $HOSTS seen as /etc/hosts by
 # sbox-exec and its proxy alone: a private mount namespace made by root,
 # then, in the unprivileged pass, the pass's user.  The machine's

@@ -152,6 +152,10 @@ pass_denied_reason() {
 	assert_contains "$output" "other.test port 80: denied by --deny-host"
 	assert_contains "$output" "site.test port 80: resolves to a loopback address"
 	assert_contains "$output" "sbox-exec: network: denied other.test port 80 (denied by --deny-host)"
+	# A name whose address a --deny-host entry names.
+	run hsbx --allow-host='*.test' --deny-host=127.0.0.1 -- \
+		curl -sS "http://site.test/"
+	assert_eq "$output" "sbox-exec: site.test port 80: resolves to an address denied by --deny-host"
 }
 
 @test "the refusal's reason: in the 403 and, with -v, on stderr" {
@@ -173,6 +177,59 @@ pass_rebinding() {
 
 @test "an allowed name that resolves to 127.0.0.1 is refused unless an address entry covers it" {
 	each_user pass_rebinding
+}
+
+pass_own_address() {
+	WEB_BIND=0.0.0.0 start_web "$W"
+	# The control: unsandboxed, the server answers on that address.
+	run usr curl -sS --noproxy '*' "http://$OWN_ADDR:$WEB_PORT/index.html"
+	assert_eq "$output" "hello from site.test"
+	run hsbx --allow-host="self.test:$WEB_PORT" --log-fd=3 -- \
+		curl -sS -w "%{http_code}\n" "http://self.test:$WEB_PORT/index.html" \
+		3>"$W/events"
+	assert_contains "$output" 403
+	refute_contains "$output" hello
+	assert_eq "$(jq -r 'select(.event == "net-denied") | .host' "$W/events")" \
+		self.test
+	# An address entry covering it lets the same request through.
+	run hsbx --allow-host="self.test:$WEB_PORT" \
+		--allow-host="$OWN_ADDR:$WEB_PORT" -- \
+		curl -sS "http://self.test:$WEB_PORT/index.html"
+	assert_status 0
+	assert_eq "$output" "hello from site.test"
+}
+
+@test "an allowed name that resolves to the host's own address is refused unless an address entry covers it" {
+	own_address
+	echo "$OWN_ADDR self.test" >>"$HOSTS"
+	each_user pass_own_address
+}
+
+pass_failed() {
+	local closed
+	# A port nothing listens on: the kernel's pick, let go.
+	closed=$("$PY" -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])')
+	# The control: unsandboxed, nothing answers there either.
+	run usr curl -sS --noproxy '*' "http://127.0.0.1:$closed/"
+	assert_failed "connecting to a closed port"
+	# Allowed, but nothing to reach: a 502 and net-failed, not net-denied.
+	run hsbx --allow-host="site.test:$closed" --allow-host="127.0.0.1:$closed" \
+		--allow-host=nowhere.test --log-fd=3 -- sh -c \
+		'curl -sS -w "%{http_code}\n" "http://site.test:$1/"
+		 curl -sS -w "%{http_code}\n" "http://nowhere.test/"' sh "$closed" \
+		3>"$W/events"
+	assert_contains "$output" "site.test port $closed: cannot connect: Connection refused"
+	assert_contains "$output" "nowhere.test port 80: cannot resolve"
+	assert_eq "$(grep -c 502 <<<"$output")" 2
+	assert_eq "$(jq -r 'select(.event | startswith("net-")) | .event + " " + .host' "$W/events")" \
+		"net-failed site.test"$'\n'"net-failed nowhere.test"
+}
+
+@test "an allowed name that does not resolve or connect: 502 and a net-failed event" {
+	each_user pass_failed
 }
 
 pass_metadata() {
@@ -252,6 +309,122 @@ pass_port_private() {
 
 @test "the proxy port is reachable neither from the host nor from a second sandbox" {
 	each_user pass_port_private
+}
+
+pass_newline_name() {
+	# A SOCKS5 name is any bytes but NUL: a newline in it stays on the
+	# one -v line (sbox-exec(1), NETWORK BY NAME).
+	run --separate-stderr hsbx -v --allow-host=site.test -- "$PY" -c '
+import socket
+s = socket.create_connection(("127.0.0.1", 3128))
+s.sendall(b"\x05\x01\x00")
+s.recv(2)
+name = b"evil.test\nsbox-exec: network: allowed forged.test"
+s.sendall(b"\x05\x01\x00\x03" + bytes([len(name)]) + name + b"\x00\x50")
+print(s.recv(10)[1])'
+	assert_eq "$output" 2
+	assert_eq "$(grep -c "^sbox-exec: network:" <<<"$stderr")" 1
+	assert_contains "$stderr" 'sbox-exec: network: denied evil.test\x0asbox-exec: network: allowed forged.test port 80'
+}
+
+@test "with -v, a newline in a requested name does not start a second line on stderr" {
+	each_user pass_newline_name
+}
+
+pass_event_flood() {
+	local name
+	name=$(printf 'a%.0s' {1..60}).$(printf 'b%.0s' {1..60}).$(printf 'c%.0s' {1..60}).test
+	# 600 refusals, more than a pipe holds, while the reader sleeps;
+	# then the command waits for the reader before it ends.
+	{ hsbx --allow-host=site.test --log-fd=3 -- "$PY" -c '
+import socket, sys, time
+h = sys.argv[1].encode()
+for i in range(600):
+    s = socket.create_connection(("127.0.0.1", 3128))
+    s.sendall(b"GET http://%s/ HTTP/1.1\r\nHost: %s\r\n\r\n" % (h, h))
+    s.recv(4096)
+    s.close()
+time.sleep(3)
+sys.exit(5)' "$name" 3>&1 >/dev/null 2>&1; } | (sleep 4; cat) >"$W/events"
+	run jq -s -c 'last' "$W/events"
+	assert_contains "$output" '{"event":"exit","code":5,"dropped":'
+	run jq -s '[.[] | select(.event == "net-denied")] | length' "$W/events"
+	[ "$output" -gt 100 ]
+	run jq -s '[.[] | select(.event == "exit")] | length' "$W/events"
+	assert_eq "$output" 1
+}
+
+@test "a flood of refusals on a slow --log-fd reader: the exit event still comes, last, with the count dropped" {
+	each_user pass_event_flood
+}
+
+pass_timeout_many_connections() {
+	start_web "$W"
+	site_opts
+	mkdir -m 0777 "$W/out"
+	# 100 tunnels held open, each six descriptors in the launcher, under
+	# a soft limit of 256: the SIGTERM of --timeout still arrives
+	# (sbox-exec(1), TIMEOUT AND LIMITS).
+	run --separate-stderr limited_hsbx 256 "${SITE[@]}" --timeout=4 --kill-after=3 \
+		--rw "$W/out" -- "$PY" -c '
+import signal, socket, sys, time
+def term(*_):
+    open(sys.argv[3] + "/term", "w").write("got-term\n")
+    sys.exit(0)
+signal.signal(signal.SIGTERM, term)
+held = []
+for i in range(100):
+    s = socket.create_connection(("127.0.0.1", 3128))
+    s.sendall(b"CONNECT site.test:%s HTTP/1.1\r\n\r\n" % sys.argv[2].encode())
+    held.append(s)
+ok = 0
+for s in held:
+    s.settimeout(5)
+    try:
+        ok += s.recv(100).startswith(b"HTTP/1.1 200")
+    except OSError:
+        pass
+print(ok, flush=True)
+while True:
+    time.sleep(0.1)' x "$WEB_PORT" "$W/out"
+	assert_eq "$output" 100
+	assert_eq "$(cat "$W/out/term" 2>/dev/null)" got-term
+	assert_contains "$stderr" "after SIGTERM"
+	rm -rf "$W/out"
+}
+
+@test "--timeout's SIGTERM arrives while the command holds 100 connections under ulimit -n 256" {
+	each_user pass_timeout_many_connections
+}
+
+pass_too_many() {
+	start_web "$W"
+	site_opts
+	# A hard limit of 100 descriptors leaves (100 - 64) / 6 = 6
+	# connections at once; the others are closed at once (sbox-exec(1),
+	# NETWORK BY NAME).
+	run --separate-stderr limited_hsbx_hard 100 "${SITE[@]}" --log-fd=3 -- \
+		"$PY" -c '
+import socket, sys
+held, ok = [], 0
+for i in range(10):
+    s = socket.create_connection(("127.0.0.1", 3128))
+    s.sendall(b"CONNECT site.test:%s HTTP/1.1\r\n\r\n" % sys.argv[1].encode())
+    s.settimeout(5)
+    try:
+        ok += s.recv(100).startswith(b"HTTP/1.1 200")
+    except OSError:
+        pass
+    held.append(s)
+print(ok)' "$WEB_PORT" 3>"$W/events"
+	assert_status 0
+	assert_eq "$output" 6
+	assert_eq "$(jq -c 'select(.reason == "too many connections")' "$W/events" | sort -u)" \
+		'{"event":"net-denied","reason":"too many connections"}'
+}
+
+@test "connections beyond what the descriptor limit allows are closed, with a net-denied event" {
+	each_user pass_too_many
 }
 
 # --- the launcher stays what it was ---------------------------------------

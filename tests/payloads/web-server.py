@@ -2,8 +2,9 @@
 """A small web server for tests/net-allow.bats, on the host's loopback.
 
 web-server.py DIR PORTFILE [CERT KEY]: serves DIR over HTTP (HTTPS with
-CERT and KEY) on 127.0.0.1 at a port the kernel picks, writes the port
-to PORTFILE once it listens, and logs each request line to DIR/../log.
+CERT and KEY) on 127.0.0.1 (or the address in $WEB_BIND) at a port the
+kernel picks, writes the port to PORTFILE once it listens, and logs each
+request line to DIR/../log.
 """
 import http.server
 import os
@@ -20,7 +21,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 def main():
     root, portfile = sys.argv[1], sys.argv[2]
     os.chdir(root)
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    srv = http.server.ThreadingHTTPServer(
+        (os.environ.get("WEB_BIND", "127.0.0.1"), 0), Handler)
     if len(sys.argv) > 4:
         ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         ctx.load_cert_chain(sys.argv[3], sys.argv[4])

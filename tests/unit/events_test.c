@@ -135,6 +135,57 @@ test_gone(void)
 	ok(1, "later events are dropped without harm");
 }
 
+/*
+ * A reader that does not keep up: the events that must not wait are
+ * dropped and counted, at once, the channel kept; the last event comes
+ * after all of them, says how many were dropped, and closes the channel.
+ */
+static void
+test_full(void)
+{
+	struct event ev;
+	pthread_t r;
+	char *all, *last, pad[901];
+	long start;
+	int lines = 0, emitted = 500;
+	unsigned long long dropped = 0;
+
+	memset(pad, 'p', 900);
+	pad[900] = '\0';
+	if (pipe(pipefd) < 0)
+		exit(99);
+	events_open(pipefd[1]);
+	start = util_now_ms();
+	for (int i = 0; i < emitted; i++) {
+		event_start(&ev, "net-denied");
+		event_str(&ev, "pad", pad);
+		event_emit_nowait(&ev);
+	}
+	ok(util_now_ms() - start < 1000, "a full channel is not waited on");
+	ok(events_wanted(), "a full channel is kept");
+	pthread_create(&r, NULL, reader, NULL);
+	event_start(&ev, "exit");
+	event_int(&ev, "code", 0);
+	event_emit_last(&ev);
+	ok(!events_wanted(), "the last event closes the channel");
+	event_start(&ev, "late");
+	event_emit_nowait(&ev);
+	pthread_join(r, (void **)&all);
+	close(pipefd[0]);
+	for (char *p = all; (p = strchr(p, '\n')) != NULL; p++)
+		lines++;
+	last = strstr(all, "{\"event\":\"exit\"");
+	ok(last != NULL &&
+		sscanf(last, "{\"event\":\"exit\",\"code\":0,\"dropped\":%llu}",
+		    &dropped) == 1 &&
+		strchr(last, '\n')[1] == '\0',
+	    "exit is last, with the count of dropped events");
+	ok(dropped > 0 && lines - 1 + (int)dropped == emitted,
+	    "every event arrived or was counted (%d + %llu of %d)", lines - 1,
+	    dropped, emitted);
+	free(all);
+}
+
 int
 main(void)
 {
@@ -142,5 +193,6 @@ main(void)
 	test_line();
 	test_threads();
 	test_gone();
+	test_full();
 	return tap_done();
 }

@@ -182,6 +182,44 @@ test_addresses(void)
 	netpolicy_free(&np);
 }
 
+/* IPv4 inside IPv6 and the special IPv6 prefixes (NETWORK BY NAME). */
+static void
+test_embedded(void)
+{
+	static const char *const allow[] = { "example.org", NULL };
+	static const char *const deny[] = { "93.184.216.34", "10.9.0.0/16",
+		NULL };
+	struct netpolicy np = list(allow, deny);
+
+	is_str(addr(&np, "2002:7f00:1::1", 443, true), "loopback address",
+	    "6to4 of 127.0.0.1");
+	is_str(addr(&np, "2002:a9fe:a9fe::", 80, true), "link-local address",
+	    "6to4 of 169.254.169.254");
+	is_str(addr(&np, "2002:c0a8:101::1", 443, true), "private address",
+	    "6to4 of 192.168.1.1");
+	ok(addr(&np, "2002:5db8:d822::1", 443, true) == NULL,
+	    "6to4 of a global address");
+	is_str(addr(&np, "64:ff9b:1::5db8:d822", 443, true), "private address",
+	    "local-use NAT64");
+	is_str(addr(&np, "2001::1", 443, true), "reserved address", "Teredo");
+	is_str(addr(&np, "2001:0:4136:e378::1", 443, true), "reserved address",
+	    "Teredo with a server");
+	ok(addr(&np, "2001:db9::1", 443, true) == NULL,
+	    "beside Teredo's prefix");
+	is_str(addr(&np, "::ffff:93.184.216.34", 443, true),
+	    "denied by --deny-host", "a mapped address, denied as IPv4");
+	is_str(addr(&np, "::ffff:10.9.1.2", 443, true), "denied by --deny-host",
+	    "a mapped address in a denied network");
+	is_str(addr(&np, "93.184.216.34", 443, true), "denied by --deny-host",
+	    "the IPv4 address itself");
+	netpolicy_free(&np);
+	np = list((const char *const[]){ "10.1.2.3:8080", NULL },
+	    (const char *const[]){ NULL });
+	ok(addr(&np, "::ffff:10.1.2.3", 8080, false) == NULL,
+	    "a mapped address, allowed as IPv4");
+	netpolicy_free(&np);
+}
+
 static void
 test_limits(void)
 {
@@ -207,6 +245,7 @@ main(void)
 	test_good_patterns();
 	test_names();
 	test_addresses();
+	test_embedded();
 	test_limits();
 	return tap_done();
 }

@@ -90,6 +90,21 @@ test_absolute(void)
 		NETREQ_BAD,
 	    "a control character in a header");
 	netreq_free(&r);
+	ok(http(
+	       "GET http://example.org/ HTTP/1.1\r\nHost : evil.example\r\n\r\n",
+	       &r) == NETREQ_BAD &&
+		strstr(r.why, "colon") != NULL,
+	    "whitespace before a header's colon");
+	netreq_free(&r);
+	ok(http("GET http://example.org/ HTTP/1.1\r\nX-A: b\r\n c\r\n\r\n",
+	       &r) == NETREQ_BAD &&
+		strstr(r.why, "folded") != NULL,
+	    "a folded header line");
+	netreq_free(&r);
+	ok(http("GET http://example.org/ HTTP/1.1\r\nno colon here\r\n\r\n",
+	       &r) == NETREQ_BAD,
+	    "a header line without a colon");
+	netreq_free(&r);
 }
 
 static void
