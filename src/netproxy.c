@@ -186,7 +186,7 @@ report(const struct conn *c, bool allowed)
 static bool
 is_this_host(int fd)
 {
-	struct sockaddr_storage self, peer;
+	struct sockaddr_storage self = { 0 }, peer = { 0 };
 	socklen_t sl = sizeof(self), pl = sizeof(peer);
 
 	if (getsockname(fd, (struct sockaddr *)&self, &sl) < 0 ||
@@ -247,6 +247,9 @@ connect_allowed(struct conn *c, const struct addrinfo *ai, bool by_name)
 		inet_ntop(ai->ai_family, a, c->addr, sizeof(c->addr));
 		return fd;
 	}
+	/* No address at all (getaddrinfo gives none on success): failed. */
+	if (refused == NULL && last == 0)
+		last = EADDRNOTAVAIL;
 	c->denied = last == 0;
 	c->socks = c->denied ? 2 : last == ECONNREFUSED ? 5 : 4;
 	if (c->denied && by_name &&

@@ -79,7 +79,7 @@ read_ready(int ctrl, pid_t *pid, struct ready_outcome *out)
 		    CMSG_SPACE(4 * sizeof(int))];
 		struct cmsghdr align;
 	} u;
-	char report[STAGE2_REPORT_MAX + 1];
+	char report[STAGE2_REPORT_MAX + 1] = { 0 };
 	struct iovec iov = { .iov_base = report, .iov_len = sizeof(report) };
 	struct msghdr msg = {
 		.msg_iov = &iov,
