@@ -29,6 +29,7 @@
 #include "events.h"
 #include "fd.h"
 #include "util.h"
+#include "verify.h"
 
 static int
 pidfd_open_cloexec(pid_t pid)
@@ -74,15 +75,9 @@ deadline_start(struct deadline *d, long long timeout_ms, long long kill_ms)
 static pid_t
 parent_of(pid_t pid)
 {
-	char path[64], buf[512], *p;
+	struct proc_status ps;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (util_read_small(path, buf, sizeof(buf)) < 0)
-		return -1;
-	p = strrchr(buf, ')'); /* comm may hold anything but ')' */
-	if (p == NULL || strlen(p) < 5)
-		return -1;
-	return (pid_t)strtol(p + 4, NULL, 10);
+	return verify_read_status(pid, &ps) == 0 ? ps.ppid : -1;
 }
 
 static int

@@ -85,15 +85,6 @@ struct conn {
 	unsigned char socks; /* SOCKS5's reply code for the refusal */
 };
 
-static long
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec;
-}
-
 static void
 set_timeout(int fd, int opt, int seconds)
 {
@@ -127,11 +118,11 @@ read_more(int fd, unsigned char *in, size_t *len, size_t cap, long deadline)
 {
 	ssize_t n;
 
-	if (*len >= cap || now_s() > deadline)
+	if (*len >= cap || util_now_ms() > deadline)
 		return -1;
 	do
 		n = recv(fd, in + *len, cap - *len, 0);
-	while (n < 0 && errno == EINTR && now_s() <= deadline);
+	while (n < 0 && errno == EINTR && util_now_ms() <= deadline);
 	if (n <= 0)
 		return -1;
 	*len += (size_t)n;
@@ -327,7 +318,7 @@ socks_reply(int fd, unsigned char code)
 static int
 read_request(struct conn *c, unsigned char *in, size_t *len, size_t cap)
 {
-	long deadline = now_s() + REQUEST_TIMEOUT_S;
+	long deadline = util_now_ms() + REQUEST_TIMEOUT_S * 1000L;
 	enum netreq_state st = NETREQ_MORE;
 	unsigned char hello[2] = { 5, 0 };
 	size_t used = 0;

@@ -33,9 +33,9 @@
 /* How long bwrap's init may take to install the filter, at most. */
 #define INIT_WAIT_MS 2000
 
-/* The fields of /proc/PID/status (PID 0: ourselves) this check needs. */
-static int
-read_status(pid_t pid, struct proc_status *ps)
+/* The fields of /proc/PID/status (PID 0: ourselves) sbox-exec reads. */
+int
+verify_read_status(pid_t pid, struct proc_status *ps)
 {
 	char path[64], buf[16384];
 
@@ -65,7 +65,8 @@ verify_seccomp_filters(void)
 {
 	struct proc_status ps;
 
-	return read_status(0, &ps) == 0 && ps.filters > 0 ? ps.filters : 0;
+	return verify_read_status(0, &ps) == 0 && ps.filters > 0 ? ps.filters :
+								   0;
 }
 
 /* Whether PID's namespace NAME is the launcher's own: 1 yes, 0 no, -1
@@ -101,7 +102,8 @@ check_sandbox(pid_t child, pid_t pid, bool net, int filters,
 	for (depth = 0; at != child; depth++) {
 		struct proc_status ps;
 
-		if (depth == MAX_DEPTH || at <= 1 || read_status(at, &ps) < 0) {
+		if (depth == MAX_DEPTH || at <= 1 ||
+		    verify_read_status(at, &ps) < 0) {
 			sbox_error_set(err, SBOX_BWRAP_UNTRUSTED,
 			    "the process that reported in (pid %ld) is not one the bwrap started",
 			    (long)pid);
@@ -114,7 +116,7 @@ check_sandbox(pid_t child, pid_t pid, bool net, int filters,
 			struct timespec pause = { 0, 100000 };
 
 			nanosleep(&pause, NULL);
-			if (read_status(at, &ps) < 0)
+			if (verify_read_status(at, &ps) < 0)
 				break;
 		}
 		if (!filtered(&ps, filters)) {

@@ -8,8 +8,10 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "procfs.h"
 #include "sbox.h"
 
+int verify_read_status(pid_t, struct proc_status *);
 int verify_seccomp_filters(void);
 int verify_sandbox(pid_t, pid_t, bool, int, struct sbox_error *);
 
