@@ -106,6 +106,30 @@ pass_git_clone() {
 	each_user pass_git_clone
 }
 
+pass_bulk_both_ways() {
+	local echo_server port
+	echo_server=$(payload stream-echo.py)
+	rm -f "$W/echo-port"
+	bg "$PY" "$echo_server" serve "$W/echo-port"
+	wait_for 10 test -s "$W/echo-port"
+	port=$(cat "$W/echo-port")
+	# The control: straight to the server, the bytes come back.
+	run usr "$PY" "$echo_server" send 127.0.0.1 "$port" 4
+	assert_status 0
+	assert_eq "$output" "same 4194304"
+	# 24 MiB each way at once: the relay's buffers grow to their largest
+	# while both directions run, and the end of the client's output
+	# reaches the server as a half-close.
+	run hsbx --allow-host="site.test:$port" --allow-host="127.0.0.1:$port" -- \
+		"$PY" "$echo_server" send site.test "$port" 24 127.0.0.1:3128
+	assert_status 0
+	assert_eq "$output" "same 25165824"
+}
+
+@test "a bulk transfer both ways at once: every byte through, in order, and the half-close" {
+	each_user pass_bulk_both_ways
+}
+
 # --- refusals -----------------------------------------------------------
 
 pass_not_listed() {
@@ -400,14 +424,14 @@ while True:
 pass_too_many() {
 	start_web "$W"
 	site_opts
-	# A hard limit of 100 descriptors leaves (100 - 64) / 6 = 6
-	# connections at once; the others are closed at once (sbox-exec(1),
+	# A hard limit of 100 descriptors leaves (100 - 64) / 2 = 18
+	# connections at once (two sockets each); the others are closed at once (sbox-exec(1),
 	# NETWORK BY NAME).
 	run --separate-stderr limited_hsbx_hard 100 "${SITE[@]}" --log-fd=3 -- \
 		"$PY" -c '
 import socket, sys
 held, ok = [], 0
-for i in range(10):
+for i in range(30):
     s = socket.create_connection(("127.0.0.1", 3128))
     s.sendall(b"CONNECT site.test:%s HTTP/1.1\r\n\r\n" % sys.argv[1].encode())
     s.settimeout(5)
@@ -418,7 +442,7 @@ for i in range(10):
     held.append(s)
 print(ok)' "$WEB_PORT" 3>"$W/events"
 	assert_status 0
-	assert_eq "$output" 6
+	assert_eq "$output" 18
 	assert_eq "$(jq -c 'select(.reason == "too many connections")' "$W/events" | sort -u)" \
 		'{"event":"net-denied","reason":"too many connections"}'
 }
@@ -564,4 +588,85 @@ pass_node_fetch() {
 @test "Node's fetch: through the proxy with NODE_USE_ENV_PROXY where Node has it, closed where not" {
 	requires node
 	each_user pass_node_fetch
+}
+
+# Go: a module from a module proxy (GOPROXY) named by an allowed name;
+# the checksum database is switched off, as it would need its own entry.
+pass_go() {
+	rm -rf "$W/out"
+	start_web "$W"
+	site_opts
+	"$PY" "$(payload fake-registry.py)" go "$W/www"
+	chmod -R a+rX "$W/www"
+	mkdir -m 0777 "$W/out"
+	# shellcheck disable=SC2016
+	local script='env HOME="$2" GOPROXY="http://site.test:$1/goproxy" GOSUMDB=off \
+		GOENV=off GOPATH="$2/gopath" GOMODCACHE="$2/mod" GOCACHE="$2/cache" \
+		go mod download example.test/sboxhello@v0.1.0 &&
+	    cat "$2/mod/example.test/sboxhello@v0.1.0/hello.go"'
+	run --separate-stderr hsbx "${SITE[@]}" --rw "$W/out" -- \
+		sh -c "$script" sh "$WEB_PORT" "$W/out"
+	assert_status 0
+	assert_contains "$output" '"hello from the proxy"'
+	grep -q "GET /goproxy/example.test/sboxhello/@v/v0.1.0.zip" "$W/log"
+	# Not on the list: the proxy refuses, go fails and nothing is fetched.
+	rm -rf "$W/out"/* && : >"$W/log"
+	run --separate-stderr hsbx --allow-host=other.test --rw "$W/out" -- \
+		sh -c "$script" sh "$WEB_PORT" "$W/out"
+	assert_failed "go with site.test not on the list"
+	assert_contains "$stderr" 403
+	refute_contains "$(cat "$W/log")" GET
+}
+
+@test "go honours the proxy variables" {
+	requires go
+	each_user pass_go
+}
+
+# Cargo (Debian's, /usr/bin/cargo): a crate from a registry whose index is
+# a git repository served over HTTP and fetched with the git command, as
+# Debian's cargo has no sparse registries.
+pass_cargo() {
+	rm -rf "$W/www/index-src" "$W/www/index.git" "$W/out"
+	start_web "$W"
+	site_opts
+	"$PY" "$(payload fake-registry.py)" cargo "$W/www" \
+		"http://site.test:$WEB_PORT"
+	git -C "$W/www/index-src" init -q
+	git -C "$W/www/index-src" add .
+	git -C "$W/www/index-src" -c user.name=t -c user.email=t@t commit -qm index
+	git clone -q --bare "$W/www/index-src" "$W/www/index.git"
+	git -C "$W/www/index.git" update-server-info
+	chmod -R a+rX "$W/www"
+	mkdir -p "$W/out/proj/src"
+	printf '%s\n' '[package]' 'name = "proj"' 'version = "0.1.0"' \
+		'edition = "2018"' '[dependencies]' \
+		'sboxtestcrate = { version = "0.1", registry = "sboxtest" }' \
+		>"$W/out/proj/Cargo.toml"
+	: >"$W/out/proj/src/lib.rs"
+	chmod -R a+rwX "$W/out"
+	# shellcheck disable=SC2016
+	local script='env HOME="$2" CARGO_HOME="$2/cargo-home" \
+		CARGO_REGISTRIES_SBOXTEST_INDEX="http://site.test:$1/index.git" \
+		CARGO_NET_GIT_FETCH_WITH_CLI=true \
+		/usr/bin/cargo fetch -q --manifest-path "$2/proj/Cargo.toml" &&
+	    cat "$2"/cargo-home/registry/src/*/sboxtestcrate-0.1.0/src/lib.rs'
+	run --separate-stderr hsbx "${SITE[@]}" --rw "$W/out" -- \
+		sh -c "$script" sh "$WEB_PORT" "$W/out"
+	assert_status 0
+	assert_contains "$output" '"hello from the proxy"'
+	grep -q "GET /crates/sboxtestcrate/0.1.0/download" "$W/log"
+	# Not on the list: the index cannot be fetched.
+	rm -rf "$W/out/cargo-home" "$W/out/proj/Cargo.lock" && : >"$W/log"
+	run --separate-stderr hsbx --allow-host=other.test --rw "$W/out" -- \
+		sh -c "$script" sh "$WEB_PORT" "$W/out"
+	assert_failed "cargo with site.test not on the list"
+	assert_contains "$stderr" 403
+	refute_contains "$(cat "$W/log")" GET
+}
+
+@test "cargo honours the proxy variables" {
+	[ -x /usr/bin/cargo ] || skip_or_fail "Debian's cargo is not installed"
+	requires git
+	each_user pass_cargo
 }

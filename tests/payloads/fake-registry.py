@@ -1,0 +1,74 @@
+#!/usr/bin/python3
+"""Package registries for tests/net-allow.bats, as files a web server serves.
+
+Usage: fake-registry.py go WWW
+       fake-registry.py cargo WWW BASEURL
+
+go writes a Go module proxy (GOPROXY=BASEURL/goproxy) under WWW/goproxy
+holding one module, example.test/sboxhello v0.1.0.
+
+cargo writes what a Cargo registry of one crate, sboxtestcrate 0.1.0,
+is made of: its .crate under WWW/crates (the index's "dl" points there,
+below BASEURL) and the index's files under WWW/index-src, to be made a
+git repository by the caller.
+"""
+import hashlib
+import io
+import json
+import os
+import sys
+import tarfile
+import zipfile
+
+
+def write(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data.encode() if isinstance(data, str) else data)
+
+
+def go(www):
+    mod, ver = "example.test/sboxhello", "v0.1.0"
+    base = os.path.join(www, "goproxy", mod, "@v")
+    gomod = "module %s\n\ngo 1.19\n" % mod
+    write(os.path.join(base, "list"), ver + "\n")
+    write(os.path.join(base, ver + ".info"),
+          json.dumps({"Version": ver, "Time": "2026-01-01T00:00:00Z"}))
+    write(os.path.join(base, ver + ".mod"), gomod)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("%s@%s/go.mod" % (mod, ver), gomod)
+        z.writestr("%s@%s/hello.go" % (mod, ver),
+                   'package sboxhello\n\nconst Greeting = "hello from the proxy"\n')
+    write(os.path.join(base, ver + ".zip"), buf.getvalue())
+
+
+def cargo(www, baseurl):
+    name, ver = "sboxtestcrate", "0.1.0"
+    buf = io.BytesIO()
+    files = {
+        "Cargo.toml": '[package]\nname = "%s"\nversion = "%s"\nedition = "2018"\n'
+                      % (name, ver),
+        "src/lib.rs": 'pub const GREETING: &str = "hello from the proxy";\n',
+    }
+    with tarfile.open(fileobj=buf, mode="w:gz") as t:
+        for path, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo("%s-%s/%s" % (name, ver, path))
+            info.size, info.mode, info.mtime = len(data), 0o644, 1767225600
+            t.addfile(info, io.BytesIO(data))
+    crate = buf.getvalue()
+    write(os.path.join(www, "crates", name, ver, "download"), crate)
+    index = os.path.join(www, "index-src")
+    write(os.path.join(index, "config.json"),
+          json.dumps({"dl": baseurl + "/crates/{crate}/{version}/download"}))
+    write(os.path.join(index, name[:2], name[2:4], name),
+          json.dumps({"name": name, "vers": ver, "deps": [],
+                      "cksum": hashlib.sha256(crate).hexdigest(),
+                      "features": {}, "yanked": False}) + "\n")
+
+
+if sys.argv[1] == "go":
+    go(sys.argv[2])
+else:
+    cargo(sys.argv[2], sys.argv[3])
