@@ -728,7 +728,7 @@ stage2_main(int argc, char **argv)
 
 	if (a.proxy_port > 0 && (proxy = proxy_listen(a.proxy_port)) < 0) {
 		fprintf(stderr,
-		    "sbox-exec: cannot start the network proxy on 127.0.0.1 port %d inside the sandbox: %s\n",
+		    "cannot start the network proxy on 127.0.0.1 port %d inside the sandbox: %s\n",
 		    a.proxy_port, strerror(errno));
 		return SBOX_EXIT_REFUSED;
 	}

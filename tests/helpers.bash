@@ -467,6 +467,9 @@ assert_status_line() {
 assert_sbox_message() {
 	case $1 in
 	*$'\n'*) printf 'expected one line, got: %q\n' "$1" >&2; return 1 ;;
+	"sbox-exec: sbox-exec:"*)
+		printf 'expected one "sbox-exec: " prefix, got: %q\n' "$1" >&2
+		return 1 ;;
 	"sbox-exec: "?*) ;;
 	*) printf 'expected "sbox-exec: ...", got: %q\n' "$1" >&2; return 1 ;;
 	esac

@@ -488,6 +488,67 @@ pass_exit_and_signals() {
 	each_user pass_exit_and_signals
 }
 
+pass_proxy_cannot_start() {
+	local hide
+	hide=$(payload hide-landlock)
+	start_web "$W"
+	site_opts
+	rm -rf "$W/out" && mkdir -m 0777 "$W/out"
+	# The control: under the same filter, without --listen, the command
+	# runs and reaches the site through the proxy.
+	run --separate-stderr usr "$hide" "$SBOX" "${SITE[@]}" --rw "$W/out" \
+		--status-fd=3 -- sh -c 'touch "$1/ran" &&
+		curl -sS --noproxy "" -x http://127.0.0.1:3128 "http://127.0.0.1:$2/index.html"' \
+		sh "$W/out" "$WEB_PORT" 3>"$W/status"
+	assert_status 0
+	assert_eq "$output" "hello from site.test"
+	assert_eq "$(jq -r .net "$W/status")" allow-list
+	rm -f "$W/out/ran"
+	# listen() refused: stage two cannot make the proxy's socket, and
+	# the command does not run at all, with or without a network.
+	run --separate-stderr usr "$hide" --listen "$SBOX" "${SITE[@]}" --rw "$W/out" \
+		--status-fd=3 -- touch "$W/out/ran" 3>"$W/status"
+	assert_status 125
+	assert_sbox_message "$stderr"
+	assert_contains "$stderr" "cannot start the network proxy"
+	assert_eq "$output" ""
+	[ ! -e "$W/out/ran" ]
+	refute_contains "$(cat "$W/status")" '"success"'
+}
+
+@test "a proxy that cannot start is a refusal: 125, nothing runs" {
+	each_user pass_proxy_cannot_start
+}
+
+pass_request_deadline() {
+	start_web "$W"
+	site_opts
+	# Half a request, then nothing: the proxy closes it at its deadline
+	# (10 s, sbox-exec(1) NETWORK BY NAME), not at once and not never,
+	# and still answers the next connection.
+	run --separate-stderr hsbx "${SITE[@]}" -- "$PY" -c '
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", 3128))
+s.sendall(b"CONNECT site.test:%s HTTP/1.1\r\n" % sys.argv[1].encode())
+s.settimeout(40)
+start = time.monotonic()
+try:
+    data = s.recv(100)
+except ConnectionResetError:
+    data = b""
+waited = time.monotonic() - start
+print("closed" if data == b"" else data, "late" if waited >= 8 else "early")
+t = socket.create_connection(("127.0.0.1", 3128))
+t.sendall(b"CONNECT site.test:%s HTTP/1.1\r\n\r\n" % sys.argv[1].encode())
+print(t.recv(100).split(b"\r\n")[0].decode())' "$WEB_PORT"
+	assert_status 0
+	assert_eq "$output" "closed late"$'\n'"HTTP/1.1 200 Connection established"
+}
+
+@test "a request that never ends is closed at the proxy's deadline; the proxy goes on" {
+	each_user pass_request_deadline
+}
+
 # --- bad input ------------------------------------------------------------
 
 @test "malformed patterns, --net, and too many entries: 125 and a clear message, nothing runs" {
