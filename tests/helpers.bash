@@ -538,14 +538,17 @@ own_address() {
 
 # hsbx ARGS...: sbx ARGS with the file $HOSTS seen as /etc/hosts by
 # sbox-exec and its proxy alone: a private mount namespace made by root,
-# then, in the unprivileged pass, the pass's user.  The machine's
-# /etc/hosts is never touched.
+# then, in the unprivileged pass, the pass's user.  With $RESOLV, that
+# file is /etc/resolv.conf for them as well.  The machine's files are
+# never touched.
 hsbx() {
 	local drop=()
 	if [ -n "${AS:-}" ]; then
 		drop=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
 	fi
 	unshare -m --propagation private -- sh -c \
-		'mount --bind "$1" /etc/hosts && shift && exec "$@"' \
-		sh "$HOSTS" "${drop[@]}" "$SBOX" "$@"
+		'mount --bind "$1" /etc/hosts &&
+		 { [ -z "$2" ] || mount --bind "$2" /etc/resolv.conf; } &&
+		 shift 2 && exec "$@"' \
+		sh "$HOSTS" "${RESOLV:-}" "${drop[@]}" "$SBOX" "$@"
 }

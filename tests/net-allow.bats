@@ -130,6 +130,53 @@ pass_bulk_both_ways() {
 	each_user pass_bulk_both_ways
 }
 
+# A name server that never answers, on the host's loopback: a name it is
+# asked for resolves only when the resolver gives up.
+pass_slow_dns() {
+	start_web "$W"
+	site_opts
+	printf 'nameserver 127.0.0.9\noptions timeout:5 attempts:2\n' >"$W/resolv.conf"
+	chmod 0644 "$W/resolv.conf"
+	bg "$PY" -c '
+import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("127.0.0.9", 53))
+end = time.monotonic() + 120
+while time.monotonic() < end:
+    s.settimeout(1)
+    try:
+        s.recv(512)
+    except socket.timeout:
+        pass'
+	local dns=$BG_PID
+	# While one connection waits for its name, another is decided,
+	# connected and answered: resolution holds up only its own.
+	RESOLV=$W/resolv.conf run --separate-stderr hsbx "${SITE[@]}" \
+		--allow-host="slow.test:$WEB_PORT" -- "$PY" -c '
+import socket, sys, time
+a = socket.create_connection(("127.0.0.1", 3128))
+a.sendall(b"CONNECT slow.test:%s HTTP/1.1\r\n\r\n" % sys.argv[1].encode())
+time.sleep(0.5)
+b = socket.create_connection(("127.0.0.1", 3128))
+b.sendall(b"CONNECT site.test:%s HTTP/1.1\r\n\r\n" % sys.argv[1].encode())
+b.settimeout(3)
+print(b.recv(100).split(b"\r\n")[0].decode())
+b.sendall(b"GET /index.html HTTP/1.0\r\nHost: site.test\r\n\r\n")
+print(b.recv(4096).split(b"\r\n")[0].decode())
+a.settimeout(0.5)
+try:
+    print("slow.test answered:", a.recv(100))
+except socket.timeout:
+    print("slow.test still resolving")' "$WEB_PORT"
+	assert_status 0
+	assert_eq "$output" "HTTP/1.1 200 Connection established"$'\n'"HTTP/1.0 200 OK"$'\n'"slow.test still resolving"
+	kill "$dns"
+}
+
+@test "a name that takes long to resolve holds up no other connection" {
+	each_user pass_slow_dns
+}
+
 # --- refusals -----------------------------------------------------------
 
 pass_not_listed() {
