@@ -31,6 +31,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -53,13 +54,16 @@
 
 #define REQUEST_TIMEOUT_S 10 /* for the request, and to connect */
 #define MAX_CONNECTIONS 1024 /* at once; more are closed at once */
-#define CONN_FDS 2	     /* a connection's descriptors: its two sockets */
-#define FD_RESERVE 64	     /* the launcher's own, /proc for --timeout */
+/* A connection's descriptors: its two sockets, and the resolver's while
+ * its name is looked up. */
+#define CONN_FDS 3
+#define FD_RESERVE 64 /* the launcher's own, /proc for --timeout */
 #define CONN_STACK (256 * 1024)
 #define PUMP_STACK (64 * 1024)
 #define RELAY_MIN (16 * 1024)			/* a direction's first buffer */
 #define RELAY_MAX (4 * 1024 * 1024)		/* its largest */
 #define RELAY_BUDGET ((size_t)64 * 1024 * 1024) /* all growth at once */
+#define RELAY_IDLE_MS 1000 /* without a byte: back to the first buffer */
 
 static struct {
 	int fd;		     /* listening, inside the sandbox's namespace */
@@ -390,14 +394,16 @@ answer(struct conn *c)
 /*
  * One direction of a relay: SRC's bytes to DST through a buffer that
  * starts at RELAY_MIN and doubles each time a read fills it, up to
- * RELAY_MAX while the relays' growth together stays within RELAY_BUDGET.
- * A slow or quiet connection keeps the small buffer (and touches only the
- * pages its reads fill); a bulk transfer moves up to 4 MiB per system
- * call, which is what made it fast (see relay()).
+ * RELAY_MAX while the relays' growth together stays within RELAY_BUDGET,
+ * and goes back to the first after RELAY_IDLE_MS without a byte.  A slow
+ * or quiet connection keeps the small buffer (and touches only the pages
+ * its reads fill); a bulk transfer moves up to 4 MiB per system call,
+ * which is what made it fast (see relay()).
  */
 struct pump {
 	int src, dst;
-	unsigned char *buf;
+	unsigned char *first; /* RELAY_MIN bytes on the relay's stack */
+	unsigned char *buf;   /* FIRST, or a grown buffer of CAP bytes */
 	size_t cap;
 };
 
@@ -429,10 +435,31 @@ pump_grow(struct pump *p)
 		atomic_fetch_sub(&px.relay_growth, p->cap);
 		return;
 	}
-	if (p->cap > RELAY_MIN)
+	if (p->buf != p->first)
 		(void)munmap(p->buf, p->cap);
 	p->buf = bigger;
 	p->cap *= 2;
+}
+
+/* Back to P's first buffer, the growth given back. */
+static void
+pump_shrink(struct pump *p)
+{
+	if (p->buf == p->first)
+		return;
+	(void)munmap(p->buf, p->cap);
+	atomic_fetch_sub(&px.relay_growth, p->cap - RELAY_MIN);
+	p->buf = p->first;
+	p->cap = RELAY_MIN;
+}
+
+/* Whether FD has something to read (or an error to say) within MS. */
+static bool
+readable_within(int fd, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, ms) != 0;
 }
 
 /*
@@ -444,7 +471,12 @@ static void
 pump_run(struct pump *p)
 {
 	for (;;) {
-		ssize_t n = recv(p->src, p->buf, p->cap, 0);
+		ssize_t n;
+
+		if (p->buf != p->first &&
+		    !readable_within(p->src, RELAY_IDLE_MS))
+			pump_shrink(p);
+		n = recv(p->src, p->buf, p->cap, 0);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -487,22 +519,24 @@ relay(int a, int b)
 	/* The first buffers are on this thread's stack: a connection that
 	 * never fills them costs no system call and the pages it touches. */
 	unsigned char first[2][RELAY_MIN];
-	struct pump p[2] = {
-		{ .src = a, .dst = b, .buf = first[0], .cap = RELAY_MIN },
-		{ .src = b, .dst = a, .buf = first[1], .cap = RELAY_MIN }
-	};
+	struct pump p[2] = { { .src = a,
+				 .dst = b,
+				 .first = first[0],
+				 .buf = first[0],
+				 .cap = RELAY_MIN },
+		{ .src = b,
+		    .dst = a,
+		    .first = first[1],
+		    .buf = first[1],
+		    .cap = RELAY_MIN } };
 	pthread_t back;
 
 	if (pthread_create(&back, &px.pump_attr, pump_main, &p[1]) == 0) {
 		pump_run(&p[0]);
 		pthread_join(back, NULL);
 	}
-	for (int i = 0; i < 2; i++) {
-		if (p[i].cap == RELAY_MIN)
-			continue;
-		atomic_fetch_sub(&px.relay_growth, p[i].cap - RELAY_MIN);
-		(void)munmap(p[i].buf, p[i].cap);
-	}
+	pump_shrink(&p[0]);
+	pump_shrink(&p[1]);
 }
 
 /* A connection's thread: the request, the decision, the relay. */
