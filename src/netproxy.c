@@ -28,7 +28,6 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -506,9 +505,9 @@ pump_main(void *arg)
  * calls, which measured faster than one thread polling both.
  *
  * Why recv() and send() through a buffer and not splice(2) through a
- * pipe: measured with scripts/bench-net (4 GiB from a loopback server, 2
- * cores, kernel 6.18), splicing moved 1.3 GB/s for 1.7 CPU-seconds of the
- * launcher, this 2.5 GB/s for 1.2.  A user's pipe holds at most 1 MiB
+ * pipe: measured with 4 GiB from a loopback server (scripts/net-bench.py,
+ * 2 cores, kernel 6.18), splicing moved 1.3 GB/s for 1.7 CPU-seconds of
+ * the launcher, this 2.5 GB/s for 1.2.  A user's pipe holds at most 1 MiB
  * (fs.pipe-max-size) and splicing a socket moves its pages one reference
  * at a time; on loopback what costs is wake-ups and packets, not copying
  * bytes that are still in the cache, so the larger batch wins.
@@ -519,18 +518,13 @@ relay(int a, int b)
 	/* The first buffers are on this thread's stack: a connection that
 	 * never fills them costs no system call and the pages it touches. */
 	unsigned char first[2][RELAY_MIN];
-	struct pump p[2] = { { .src = a,
-				 .dst = b,
-				 .first = first[0],
-				 .buf = first[0],
-				 .cap = RELAY_MIN },
-		{ .src = b,
-		    .dst = a,
-		    .first = first[1],
-		    .buf = first[1],
-		    .cap = RELAY_MIN } };
+	struct pump p[2] = { { .src = a, .dst = b }, { .src = b, .dst = a } };
 	pthread_t back;
 
+	for (int i = 0; i < 2; i++) {
+		p[i].first = p[i].buf = first[i];
+		p[i].cap = RELAY_MIN;
+	}
 	if (pthread_create(&back, &px.pump_attr, pump_main, &p[1]) == 0) {
 		pump_run(&p[0]);
 		pthread_join(back, NULL);
