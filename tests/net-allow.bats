@@ -657,6 +657,41 @@ pass_npm() {
 	each_user pass_npm
 }
 
+# The use the manual and README show: `npm ci` in a project, with the
+# registry allowed by name and the project writable, and nothing else.
+pass_npm_ci() {
+	rm -rf "$W/out"
+	start_web "$W"
+	site_opts
+	mkdir -p "$W/out/proj"
+	"$PY" "$(payload fake-registry.py)" npm "$W/www" \
+		"http://site.test:$WEB_PORT" "$W/out/proj"
+	chmod -R a+rX "$W/www" && chmod -R a+rwX "$W/out"
+	# shellcheck disable=SC2016
+	local script='cd "$2/proj" && HOME="$2" npm ci --no-audit --no-fund \
+		--fetch-retries=0 --registry "http://site.test:$1/" \
+		--cache "$2/npm-cache" &&
+	    node -p "require(\"sboxnpmpkg\")"'
+	run --separate-stderr hsbx "${SITE[@]}" --rw "$W/out" -- \
+		sh -c "$script" sh "$WEB_PORT" "$W/out"
+	assert_status 0
+	assert_contains "$output" "hello from the proxy"
+	grep -q "GET /npm/sboxnpmpkg/-/sboxnpmpkg-1.0.0.tgz" "$W/log"
+	# Not on the list: npm ci fails, and the package is not installed.
+	rm -rf "$W/out/proj/node_modules" "$W/out/npm-cache" && : >"$W/log"
+	run --separate-stderr hsbx --allow-host=other.test --rw "$W/out" -- \
+		sh -c "$script" sh "$WEB_PORT" "$W/out"
+	assert_failed "npm ci with site.test not on the list"
+	assert_contains "$stderr" 403
+	[ ! -e "$W/out/proj/node_modules/sboxnpmpkg/index.js" ]
+	refute_contains "$(cat "$W/log")" GET
+}
+
+@test "npm ci installs a project's locked dependencies through the proxy" {
+	requires npm node
+	each_user pass_npm_ci
+}
+
 pass_pip() {
 	fake_registries
 	start_web "$W"

@@ -3,6 +3,7 @@
 
 Usage: fake-registry.py go WWW
        fake-registry.py cargo WWW BASEURL
+       fake-registry.py npm WWW BASEURL PROJECT
 
 go writes a Go module proxy (GOPROXY=BASEURL/goproxy) under WWW/goproxy
 holding one module, example.test/sboxhello v0.1.0.
@@ -11,7 +12,12 @@ cargo writes what a Cargo registry of one crate, sboxtestcrate 0.1.0,
 is made of: its .crate under WWW/crates (the index's "dl" points there,
 below BASEURL) and the index's files under WWW/index-src, to be made a
 git repository by the caller.
+
+npm writes the tarball of one package, sboxnpmpkg 1.0.0, under WWW/npm,
+and in PROJECT a package.json that needs it and the package-lock.json
+that `npm ci` installs from (its "resolved" below BASEURL).
 """
+import base64
 import hashlib
 import io
 import json
@@ -25,6 +31,17 @@ def write(path, data):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as f:
         f.write(data.encode() if isinstance(data, str) else data)
+
+
+def tar_gz(files, prefix):
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as t:
+        for path, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo(prefix + path)
+            info.size, info.mode, info.mtime = len(data), 0o644, 1767225600
+            t.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
 
 
 def go(www):
@@ -45,19 +62,11 @@ def go(www):
 
 def cargo(www, baseurl):
     name, ver = "sboxtestcrate", "0.1.0"
-    buf = io.BytesIO()
-    files = {
+    crate = tar_gz({
         "Cargo.toml": '[package]\nname = "%s"\nversion = "%s"\nedition = "2018"\n'
                       % (name, ver),
         "src/lib.rs": 'pub const GREETING: &str = "hello from the proxy";\n',
-    }
-    with tarfile.open(fileobj=buf, mode="w:gz") as t:
-        for path, text in files.items():
-            data = text.encode()
-            info = tarfile.TarInfo("%s-%s/%s" % (name, ver, path))
-            info.size, info.mode, info.mtime = len(data), 0o644, 1767225600
-            t.addfile(info, io.BytesIO(data))
-    crate = buf.getvalue()
+    }, "%s-%s/" % (name, ver))
     write(os.path.join(www, "crates", name, ver, "download"), crate)
     index = os.path.join(www, "index-src")
     write(os.path.join(index, "config.json"),
@@ -68,7 +77,35 @@ def cargo(www, baseurl):
                       "features": {}, "yanked": False}) + "\n")
 
 
+def npm(www, baseurl, project):
+    name, ver = "sboxnpmpkg", "1.0.0"
+    tgz = tar_gz({
+        "package.json": json.dumps({"name": name, "version": ver,
+                                    "main": "index.js"}),
+        "index.js": 'module.exports = "hello from the proxy";\n',
+    }, "package/")
+    write(os.path.join(www, "npm", name, "-", "%s-%s.tgz" % (name, ver)), tgz)
+    integrity = "sha512-" + base64.b64encode(hashlib.sha512(tgz).digest()).decode()
+    deps = {name: ver}
+    write(os.path.join(project, "package.json"),
+          json.dumps({"name": "proj", "version": "1.0.0", "dependencies": deps}))
+    write(os.path.join(project, "package-lock.json"), json.dumps({
+        "name": "proj", "version": "1.0.0", "lockfileVersion": 3,
+        "requires": True,
+        "packages": {
+            "": {"name": "proj", "version": "1.0.0", "dependencies": deps},
+            "node_modules/" + name: {
+                "version": ver,
+                "resolved": "%s/npm/%s/-/%s-%s.tgz" % (baseurl, name, name, ver),
+                "integrity": integrity,
+            },
+        },
+    }))
+
+
 if sys.argv[1] == "go":
     go(sys.argv[2])
+elif sys.argv[1] == "npm":
+    npm(sys.argv[2], sys.argv[3], sys.argv[4])
 else:
     cargo(sys.argv[2], sys.argv[3])
