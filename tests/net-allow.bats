@@ -657,6 +657,27 @@ pass_npm() {
 	each_user pass_npm
 }
 
+# fetch_allowed_then_refused WHAT SCRIPT GET PATH...: SCRIPT (sh -c, its
+# $1 the site's port, $2 $W/out, writable) fetches "hello from the proxy"
+# from site.test, with "GET" in the site's log, while site.test is allowed;
+# then, the PATHs (what the first run fetched) removed, it fails with a
+# 403 on stderr when only other.test is, and nothing reaches the site.
+fetch_allowed_then_refused() {
+	local what=$1 script=$2 get=$3
+	shift 3
+	run --separate-stderr hsbx "${SITE[@]}" --rw "$W/out" -- \
+		sh -c "$script" sh "$WEB_PORT" "$W/out"
+	assert_status 0
+	assert_contains "$output" "hello from the proxy"
+	grep -q "$get" "$W/log"
+	rm -rf "$@" && : >"$W/log"
+	run --separate-stderr hsbx --allow-host=other.test --rw "$W/out" -- \
+		sh -c "$script" sh "$WEB_PORT" "$W/out"
+	assert_failed "$what with site.test not on the list"
+	assert_contains "$stderr" 403
+	refute_contains "$(cat "$W/log")" GET
+}
+
 # The use the manual and README show: `npm ci` in a project, with the
 # registry allowed by name and the project writable, and nothing else.
 pass_npm_ci() {
@@ -672,19 +693,11 @@ pass_npm_ci() {
 		--fetch-retries=0 --registry "http://site.test:$1/" \
 		--cache "$2/npm-cache" &&
 	    node -p "require(\"sboxnpmpkg\")"'
-	run --separate-stderr hsbx "${SITE[@]}" --rw "$W/out" -- \
-		sh -c "$script" sh "$WEB_PORT" "$W/out"
-	assert_status 0
-	assert_contains "$output" "hello from the proxy"
-	grep -q "GET /npm/sboxnpmpkg/-/sboxnpmpkg-1.0.0.tgz" "$W/log"
-	# Not on the list: npm ci fails, and the package is not installed.
-	rm -rf "$W/out/proj/node_modules" "$W/out/npm-cache" && : >"$W/log"
-	run --separate-stderr hsbx --allow-host=other.test --rw "$W/out" -- \
-		sh -c "$script" sh "$WEB_PORT" "$W/out"
-	assert_failed "npm ci with site.test not on the list"
-	assert_contains "$stderr" 403
+	fetch_allowed_then_refused "npm ci" "$script" \
+		"GET /npm/sboxnpmpkg/-/sboxnpmpkg-1.0.0.tgz" \
+		"$W/out/proj/node_modules" "$W/out/npm-cache"
+	# and the package is not installed.
 	[ ! -e "$W/out/proj/node_modules/sboxnpmpkg/index.js" ]
-	refute_contains "$(cat "$W/log")" GET
 }
 
 @test "npm ci installs a project's locked dependencies through the proxy" {
@@ -752,18 +765,9 @@ pass_go() {
 		GOENV=off GOPATH="$2/gopath" GOMODCACHE="$2/mod" GOCACHE="$2/cache" \
 		go mod download example.test/sboxhello@v0.1.0 &&
 	    cat "$2/mod/example.test/sboxhello@v0.1.0/hello.go"'
-	run --separate-stderr hsbx "${SITE[@]}" --rw "$W/out" -- \
-		sh -c "$script" sh "$WEB_PORT" "$W/out"
-	assert_status 0
-	assert_contains "$output" '"hello from the proxy"'
-	grep -q "GET /goproxy/example.test/sboxhello/@v/v0.1.0.zip" "$W/log"
-	# Not on the list: the proxy refuses, go fails and nothing is fetched.
-	rm -rf "$W/out"/* && : >"$W/log"
-	run --separate-stderr hsbx --allow-host=other.test --rw "$W/out" -- \
-		sh -c "$script" sh "$WEB_PORT" "$W/out"
-	assert_failed "go with site.test not on the list"
-	assert_contains "$stderr" 403
-	refute_contains "$(cat "$W/log")" GET
+	fetch_allowed_then_refused go "$script" \
+		"GET /goproxy/example.test/sboxhello/@v/v0.1.0.zip" \
+		"$W/out/mod" "$W/out/cache" "$W/out/gopath"
 }
 
 @test "go honours the proxy variables" {
@@ -799,18 +803,9 @@ pass_cargo() {
 		CARGO_NET_GIT_FETCH_WITH_CLI=true \
 		/usr/bin/cargo fetch -q --manifest-path "$2/proj/Cargo.toml" &&
 	    cat "$2"/cargo-home/registry/src/*/sboxtestcrate-0.1.0/src/lib.rs'
-	run --separate-stderr hsbx "${SITE[@]}" --rw "$W/out" -- \
-		sh -c "$script" sh "$WEB_PORT" "$W/out"
-	assert_status 0
-	assert_contains "$output" '"hello from the proxy"'
-	grep -q "GET /crates/sboxtestcrate/0.1.0/download" "$W/log"
-	# Not on the list: the index cannot be fetched.
-	rm -rf "$W/out/cargo-home" "$W/out/proj/Cargo.lock" && : >"$W/log"
-	run --separate-stderr hsbx --allow-host=other.test --rw "$W/out" -- \
-		sh -c "$script" sh "$WEB_PORT" "$W/out"
-	assert_failed "cargo with site.test not on the list"
-	assert_contains "$stderr" 403
-	refute_contains "$(cat "$W/log")" GET
+	fetch_allowed_then_refused cargo "$script" \
+		"GET /crates/sboxtestcrate/0.1.0/download" \
+		"$W/out/cargo-home" "$W/out/proj/Cargo.lock"
 }
 
 @test "cargo honours the proxy variables" {
