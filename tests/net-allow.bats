@@ -813,3 +813,147 @@ pass_cargo() {
 	requires git
 	each_user pass_cargo
 }
+
+# --- the package-manager profiles (sbox-exec(1), PROFILES) -----------------
+# Each installs through the proxy into the project and the profile's
+# private cache, from a fresh home that holds nothing else afterwards: the
+# caches an unsandboxed tool reads (~/.npm, ~/.cache/pip, ~/.cargo) are
+# never written (tests/escape/caches.bats tries to poison them).
+
+# pm_home: an empty home ($HOMEDIR, exported as HOME) and an empty
+# project ($PROJ, the working directory), the pass's user's.
+pm_home() {
+	HOMEDIR=$W/home-${AS:-root}
+	PROJ=$W/proj-${AS:-root}
+	rm -rf "$HOMEDIR" "$PROJ"
+	usr mkdir -m 0700 "$HOMEDIR"
+	usr mkdir "$PROJ"
+	unset XDG_CACHE_HOME XDG_CONFIG_HOME
+	export HOME=$HOMEDIR
+	cd "$PROJ"
+}
+
+# pm_private PROFILE: the home holds the private caches and nothing else;
+# prints the profile's private cache directory.
+pm_private() {
+	assert_eq "$(cd "$HOMEDIR" && ls -A)" .cache
+	assert_eq "$(ls -A "$HOMEDIR/.cache")" sbox-exec
+	echo "$HOMEDIR"/.cache/sbox-exec/"$(basename "$PROJ")"-*/"$1"
+}
+
+pass_npm_profile() {
+	local cache
+	pm_home
+	usr sh -c 'echo "{\"name\":\"proj\",\"version\":\"1.0.0\"}" >package.json'
+	run --separate-stderr sbx --profile=npm -- npm install --no-audit \
+		--no-fund --fetch-retries=0 is-number@7.0.0
+	echo "$stderr" >&2
+	assert_status 0
+	assert_contains "$(cat "$PROJ/node_modules/is-number/package.json")" '"7.0.0"'
+	cache=$(pm_private npm)
+	[ -n "$(ls "$cache/npm/_cacache")" ]
+	# Not on the list: the same install is refused, nothing installed.
+	rm -rf "$PROJ/node_modules" "$PROJ/package-lock.json"
+	run --separate-stderr sbx --profile=npm --deny-host=registry.npmjs.org -- \
+		npm install --no-audit --no-fund --fetch-retries=0 \
+		--prefer-online is-number@7.0.0
+	assert_failed "npm install with registry.npmjs.org denied"
+	assert_contains "$stderr" 403
+	assert_absent "$PROJ/node_modules/is-number"
+}
+
+@test "the npm profile: npm install from the public registry, its cache private, the home untouched" {
+	requires npm
+	# The one test that needs a network beyond this machine: the npm
+	# registry, reachable wherever scripts/install-deps could install.
+	curl -sS -m 20 -o /dev/null https://registry.npmjs.org/is-number ||
+		skip_or_fail "the npm registry is not reachable from here"
+	each_user pass_npm_profile
+}
+
+pass_pip_profile() {
+	local cache
+	pm_home
+	fake_registries
+	"$PY" "$(payload fake-registry.py)" pip "$W/www"
+	chmod -R a+rX "$W/www"
+	start_web "$W"
+	site_opts
+	run --separate-stderr hsbx --profile=pip "${SITE[@]}" -- sh -c \
+		'"$1" -m pip cache dir &&
+		 "$1" -m pip download -q -d dl --no-deps --disable-pip-version-check \
+			--index-url "http://site.test:$2/simple/" \
+			--trusted-host site.test sboxpippkg' sh "$PY" "$WEB_PORT"
+	echo "$stderr" >&2
+	assert_status 0
+	cache=$(pm_private pip)
+	assert_eq "$output" "$cache/pip"
+	[ -f "$PROJ/dl/sboxpippkg-1.0.0-py3-none-any.whl" ]
+	grep -q "GET /wheels/sboxpippkg-1.0.0-py3-none-any.whl" "$W/log"
+}
+
+@test "the pip profile: pip download through an allowed index, its cache private, the home untouched" {
+	"$PY" -m pip --version >/dev/null 2>&1 ||
+		skip_or_fail "pip is not installed for $PY"
+	each_user pass_pip_profile
+}
+
+# cargo_project: the registry sboxtest (fake-registry.py cargo) served as
+# a git index (index.git) and as a sparse one (index-src/), and a project
+# in $PROJ that depends on its crate.
+cargo_project() {
+	rm -rf "$W/www/index-src" "$W/www/index.git"
+	start_web "$W"
+	site_opts
+	"$PY" "$(payload fake-registry.py)" cargo "$W/www" \
+		"http://site.test:$WEB_PORT"
+	git -C "$W/www/index-src" init -q
+	git -C "$W/www/index-src" add .
+	git -C "$W/www/index-src" -c user.name=t -c user.email=t@t commit -qm index
+	git clone -q --bare "$W/www/index-src" "$W/www/index.git"
+	git -C "$W/www/index.git" update-server-info
+	chmod -R a+rX "$W/www"
+	usr mkdir src
+	usr sh -c 'printf "%s\n" "[package]" "name = \"proj\"" \
+		"version = \"0.1.0\"" "edition = \"2018\"" "[dependencies]" \
+		"sboxtestcrate = { version = \"0.1\", registry = \"sboxtest\" }" \
+		>Cargo.toml && : >src/lib.rs'
+}
+
+# cargo_fetch INDEX CARGO-ARGS...: cargo fetch under --profile=cargo with
+# the registry's index at INDEX; the crate lands in the private
+# CARGO_HOME, Cargo.lock in the project, and the home holds nothing else.
+cargo_fetch() {
+	local index=$1 cache
+	shift
+	rm -rf "$PROJ/Cargo.lock" "$HOMEDIR/.cache"
+	export CARGO_REGISTRIES_SBOXTEST_INDEX=$index
+	export CARGO_NET_GIT_FETCH_WITH_CLI=true
+	run --separate-stderr hsbx --profile=cargo "${SITE[@]}" -- "$@" fetch
+	unset CARGO_REGISTRIES_SBOXTEST_INDEX CARGO_NET_GIT_FETCH_WITH_CLI
+	echo "$stderr" >&2
+	assert_status 0
+	cache=$(pm_private cargo)
+	[ -f "$(echo "$cache"/home/registry/src/*/sboxtestcrate-0.1.0/src/lib.rs)" ]
+	grep -q sboxtestcrate "$PROJ/Cargo.lock"
+}
+
+pass_cargo_profile() {
+	pm_home
+	cargo_project
+	: >"$W/log"
+	cargo_fetch "http://site.test:$WEB_PORT/index.git" /usr/bin/cargo
+	grep -q "GET /index.git/info/refs" "$W/log"
+	# The sparse index: current cargo's default; Debian 12's cargo has it
+	# behind -Z sparse-registry.
+	: >"$W/log"
+	cargo_fetch "sparse+http://site.test:$WEB_PORT/index-src/" \
+		env RUSTC_BOOTSTRAP=1 /usr/bin/cargo -Z sparse-registry
+	grep -q "GET /index-src/sb/ox/sboxtestcrate" "$W/log"
+}
+
+@test "the cargo profile: Debian's cargo through a git index and a sparse index, CARGO_HOME private, the home untouched" {
+	[ -x /usr/bin/cargo ] || skip_or_fail "Debian's cargo is not installed"
+	requires git
+	each_user pass_cargo_profile
+}

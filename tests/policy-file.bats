@@ -364,3 +364,58 @@ EOF
 	sh -c 'echo in > here2; echo out > ../other/there'
 	[ -e "$d/other/there" ]
 }
+
+# docs/SECURITY.md, "What each shipped profile may write": its table is
+# the claim; every shipped profile's --print, from a home holding every
+# shared cache a tool would use and a project holding every optional
+# directory, makes exactly the listed host directories writable (--bind)
+# and no other.
+@test "shipped profiles: what each may write on the host is what docs/SECURITY.md lists" {
+	local d p want got cache table
+	table=$TESTS_DIR/../docs/SECURITY.md
+	[ -f "$table" ] || skip_or_fail "no docs/SECURITY.md beside the tests"
+	d=$(scratch_dir)
+	mkdir -p "$d/home/.npm/_npx" "$d/home/.cache/pip" "$d/home/.cargo/registry" \
+		"$d/home/.cargo/git" "$d/home/.cache/go-build" "$d/home/go/pkg/mod" \
+		"$d/home/.cache/jedi" "$d/home/.cache/clangd" "$d/proj/.cache/clangd" \
+		"$d/proj/target" "$d/proj/.venv"
+	: >"$d/proj/Cargo.lock"
+	cd "$d/proj"
+	for p in "$TESTS_DIR"/../profiles/*.policy; do
+		p=$(basename "$p" .policy)
+		# The table's row: "| `NAME` | WRITABLE | CACHE | ...".
+		want=$(awk -F'|' -v p="\`$p\`" '$2 ~ "^ *" p " *$" { print $3 "|" $4 }' \
+			"$table")
+		[ -n "$want" ] || {
+			echo "docs/SECURITY.md lists no row for the profile $p" >&2
+			return 1
+		}
+		cache=$(grep -o '`[^`]*`' <<<"${want#*|}" | tr -d '`')
+		want=${want%%|*}
+		want=$(grep -o '`[^`]*`' <<<"$want" | tr -d '`' | sort | tr '\n' ' ')
+		[ -z "$cache" ] || want="${want}cache:$cache "
+		run --separate-stderr env -u XDG_CONFIG_HOME -u XDG_CACHE_HOME \
+			HOME="$d/home" "$SBOX_EXEC" --print --profile="$p" -- true
+		assert_status 0
+		got=$("$PY" -c '
+import shlex, sys
+home, proj = sys.argv[1], sys.argv[2]
+words, out = shlex.split(sys.stdin.read()), []
+for i, w in enumerate(words[:-2]):
+    if w not in ("--bind", "--bind-try", "--dev-bind"):
+        continue
+    src = words[i + 1]
+    cache = home + "/.cache/sbox-exec/"
+    if src.startswith(cache) and src.count("/") == cache.count("/") + 1:
+        out.append("cache:" + src.rsplit("/", 1)[1])
+    elif src == proj or src.startswith(proj + "/"):
+        out.append("${PROJECT}" + src[len(proj):])
+    else:
+        out.append(src)
+print(" ".join(sorted(out)))' "$d/home" "$d/proj" <<<"$output")
+		# ${CWD} and ${PROJECT} are one directory here.
+		want=${want//\$\{CWD\}/\$\{PROJECT\}}
+		assert_eq "$got " "$(tr ' ' '\n' <<<"$want" | sed '/^$/d' |
+			sort | tr '\n' ' ')"
+	done
+}

@@ -4,6 +4,7 @@
 Usage: fake-registry.py go WWW
        fake-registry.py cargo WWW BASEURL
        fake-registry.py npm WWW BASEURL PROJECT
+       fake-registry.py pip WWW
 
 go writes a Go module proxy (GOPROXY=BASEURL/goproxy) under WWW/goproxy
 holding one module, example.test/sboxhello v0.1.0.
@@ -16,6 +17,9 @@ git repository by the caller.
 npm writes the tarball of one package, sboxnpmpkg 1.0.0, under WWW/npm,
 and in PROJECT a package.json that needs it and the package-lock.json
 that `npm ci` installs from (its "resolved" below BASEURL).
+
+pip writes a simple index (PEP 503) under WWW/simple holding one wheel,
+sboxpippkg 1.0.0, under WWW/wheels.
 """
 import base64
 import hashlib
@@ -103,9 +107,38 @@ def npm(www, baseurl, project):
     }))
 
 
+def pip(www):
+    name, ver = "sboxpippkg", "1.0.0"
+    dist = "%s-%s.dist-info" % (name, ver)
+    files = {
+        name + ".py": 'GREETING = "hello from the proxy"\n',
+        dist + "/METADATA": "Metadata-Version: 2.1\nName: %s\nVersion: %s\n"
+                            % (name, ver),
+        dist + "/WHEEL": "Wheel-Version: 1.0\nGenerator: fake-registry\n"
+                         "Root-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    record = ""
+    for path, text in files.items():
+        digest = base64.urlsafe_b64encode(
+            hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode()
+        record += "%s,sha256=%s,%d\n" % (path, digest, len(text.encode()))
+    files[dist + "/RECORD"] = record + dist + "/RECORD,,\n"
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for path, text in files.items():
+            z.writestr(path, text)
+    wheel = "%s-%s-py3-none-any.whl" % (name, ver)
+    write(os.path.join(www, "wheels", wheel), buf.getvalue())
+    write(os.path.join(www, "simple", name, "index.html"),
+          '<html><body><a href="../../wheels/%s#sha256=%s">%s</a></body></html>\n'
+          % (wheel, hashlib.sha256(buf.getvalue()).hexdigest(), wheel))
+
+
 if sys.argv[1] == "go":
     go(sys.argv[2])
 elif sys.argv[1] == "npm":
     npm(sys.argv[2], sys.argv[3], sys.argv[4])
+elif sys.argv[1] == "pip":
+    pip(sys.argv[2])
 else:
     cargo(sys.argv[2], sys.argv[3])
