@@ -125,7 +125,16 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 		break;
 	case OPT_PROJECT:
 		free(inv->project);
+		free(inv->learn);
+		strv_clear(&inv->cred_masks);
 		inv->project = xstrdup(value);
+		break;
+	case OPT_LEARN:
+		free(inv->learn);
+		inv->learn = xstrdup(value);
+		break;
+	case OPT_NO_WATCH:
+		inv->denials = false;
 		break;
 	case OPT_NONE:
 	case OPT_FS:
@@ -245,6 +254,7 @@ cli_parse(struct invocation *inv, int argc, char **argv)
 	inv->kill_after_ms = BOUNDS_DEFAULT_KILL_AFTER_MS;
 	bounds_set_defaults(&inv->bounds);
 	inv->log_fd = -1;
+	inv->denials = true;
 	opterr = 0;
 	optind = 0; /* full re-initialisation, for tests that parse twice */
 	while ((c = getopt_long(argc, argv, options_getopt_short(),

@@ -61,6 +61,9 @@ struct invocation {
 	bool json;
 	bool allow_setuid_files; /* as root, --rw over setuid files */
 	char *project;		 /* --project as given, or NULL */
+	char *learn;		 /* --learn's file, or NULL */
+	bool denials;		 /* watch for refused calls (DENIALS) */
+	struct strv cred_masks;	 /* the credential list's paths, expanded */
 	struct strv notices;	 /* said with -v and --check */
 	enum verbosity verbosity;
 	char **command;		      /* points into argv; NULL-terminated */

@@ -37,6 +37,7 @@
 #include "events.h"
 #include "fd.h"
 #include "netproxy.h"
+#include "watch.h"
 #include "stage2.h"
 #include "launch.h"
 #include "ready.h"
@@ -401,6 +402,7 @@ add_stage2(struct launch *l, const struct invocation *inv,
 	if (netpolicy_active(&p->egress))
 		s2.proxy_port = NETPROXY_PORT;
 	s2.writable = writable;
+	s2.watch = inv->mode == MODE_RUN && inv->denials;
 	s2.command = inv->command;
 	bwrap_cmd_addf(&l->cmd, "/proc/self/fd/%d", exe);
 	stage2_args_encode(&s2, &l->cmd.argv);
@@ -916,7 +918,7 @@ static int
 proxy(struct relay *r)
 {
 	cleanup_fd int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	int keep[9], code;
+	int keep[12], code;
 	size_t nkeep = 0;
 
 	/* The command owns stdin and stdout now; we hold them no more. */
@@ -930,6 +932,7 @@ proxy(struct relay *r)
 	if (events_fd() >= 0)
 		keep[nkeep++] = events_fd();
 	keep[nkeep++] = netproxy_fd();
+	watch_keep_fds(keep, &nkeep);
 	pty_keep_fds(r->t, keep, &nkeep);
 	fd_sort(keep, nkeep);
 	fd_close_except(keep, nkeep);
@@ -938,6 +941,7 @@ proxy(struct relay *r)
 		netproxy_serve();
 	code = relay_loop(r);
 	netproxy_stop();
+	watch_stop();
 	return code;
 }
 
@@ -1005,7 +1009,7 @@ await_sandbox(struct launch *l, const struct launch_spec *spec,
 		return -1;
 	}
 	if (verify_sandbox(l->bwrap_pid, out->cmd_pid, inv->policy.net, filters,
-		err) < 0 ||
+		out->watch_fd >= 0, err) < 0 ||
 	    start_proxy(inv, out, err) < 0) {
 		kill(-l->bwrap_pid, SIGKILL);
 		kill(l->bwrap_pid, SIGKILL);
@@ -1066,6 +1070,34 @@ stop_command(struct launch *l, struct ready_outcome *out,
 	ready_outcome_free(out);
 }
 
+/*
+ * Denials (watch.h): serve the watch filter's listener, when stage two
+ * sent one, before the command can make a call it watches.  The grants
+ * it suggests are shaped by the home directory and the tools' cache
+ * directory.  A kernel without the filter runs the command all the same.
+ */
+static void
+start_watch(const struct invocation *inv, struct ready_outcome *out)
+{
+	static char cache_base[PATH_MAX];
+	const char *home = getenv("HOME"), *xdg = getenv("XDG_CACHE_HOME");
+
+	if (home != NULL && home[0] != '/')
+		home = NULL;
+	if (xdg != NULL && xdg[0] == '/')
+		snprintf(cache_base, sizeof(cache_base), "%s", xdg);
+	else if (home != NULL)
+		snprintf(cache_base, sizeof(cache_base), "%s/.cache", home);
+	if (out->watch_fd >= 0 &&
+	    watch_start(steal_fd(&out->watch_fd), &inv->policy, home,
+		cache_base[0] != '\0' ? cache_base : NULL,
+		&inv->cred_masks) == 0)
+		return;
+	if (inv->denials && inv->verbosity > 0)
+		util_say(
+		    "refused writes are not told in this run: the kernel gave no seccomp listener");
+}
+
 /* The status first, then the go-ahead: the command starts after.  Then
  * relay until bwrap ends; returns what sbox-exec exits with. */
 static int
@@ -1083,6 +1115,7 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 		.dl = dl,
 	};
 
+	start_watch(spec->inv, out);
 	forward_signals_to(l->bwrap_pid, out->cmd_pid, &l->t, p->tty);
 	deadline_watch(dl, out->cmd_pid, l->bwrap_pid, (int)fwd_pidfd);
 	spec->ready(spec->ready_ctx, getpid(), out->lookup_text);

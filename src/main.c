@@ -32,6 +32,7 @@
 #include "resolve.h"
 #include "sbox.h"
 #include "stage2.h"
+#include "denial.h"
 #include "events.h"
 #include "status.h"
 #include "util.h"
@@ -311,6 +312,51 @@ settle_process(void)
 	return getppid() == ppid ? 0 : -1;
 }
 
+/*
+ * --learn=FILE: refused up front when FILE could not be written after
+ * the run (its directory missing or not writable, FILE not a regular
+ * file), so that a long run does not end in nothing learned.
+ */
+static int
+learn_writable(const char *file, struct sbox_error *err)
+{
+	cleanup_free char *dir = xstrdup(file);
+	char *slash = strrchr(dir, '/');
+	struct stat st;
+
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash != NULL)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	if (access(dir, W_OK | X_OK) < 0) {
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "--learn: cannot write in %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (lstat(file, &st) == 0 && !S_ISREG(st.st_mode)) {
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "--learn: %s is not a regular file", file);
+		return -1;
+	}
+	return 0;
+}
+
+/* After the run: --learn's policy file (DENIALS in sbox-exec(1)). */
+static void
+learn(const struct invocation *inv)
+{
+	cleanup_free char *why = NULL;
+
+	if (inv->learn == NULL)
+		return;
+	if (denial_learn(inv->learn, &why) < 0)
+		util_say("--learn: %s", why);
+	else if (inv->verbosity > 0)
+		util_say("--learn: %s written", inv->learn);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -370,12 +416,18 @@ main(int argc, char **argv)
 		.ready = on_ready,
 		.ready_ctx = &rep,
 	};
+	if (inv.mode == MODE_RUN && inv.learn != NULL &&
+	    learn_writable(inv.learn, &err) < 0)
+		refuse(&rep, &err);
+	denial_setup(inv.verbosity, getenv("HOME"));
 	/* The clock file times come from: nothing changed later is older. */
 	clock_gettime(CLOCK_REALTIME_COARSE, &start);
 	if (launch_sandbox(&spec, &code, &err) < 0)
 		refuse(&rep, &err);
 	if (inv.mode == MODE_RUN) {
 		audit_git(&inv, &start);
+		denial_summary(argc, argv);
+		learn(&inv);
 		say_exit(code);
 	}
 	/* --check --json: the answer is the line on stdout. */

@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "events.h"
+#include "denial.h"
 #include "netproxy.h"
 #include "netreq.h"
 #include "util.h"
@@ -160,20 +161,24 @@ report(const struct conn *c, bool allowed)
 			event_str(&ev, "reason", c->why);
 		event_emit_nowait(&ev);
 	}
+	/* Every refusal and failure is a denial (denial.h), said once;
+	 * -v adds the allowed ones. */
+	if (!allowed && c->r.host[0] != '\0' && !atomic_load(&px.stopped))
+		denial_net(c->r.host, c->r.port, c->denied, c->why);
 	/* After the command's end, silence on stderr too.  Not under a
 	 * lock: a write to a full stderr must not hold up the exit. */
-	if (px.verbose && !atomic_load(&px.stopped)) {
+	if (px.verbose && allowed && !atomic_load(&px.stopped)) {
 		cleanup_buf struct buf host = { 0 };
 		cleanup_buf struct buf why = { 0 };
 		cleanup_free char *line = NULL;
-		const char *text = allowed ? c->addr : c->why;
+		const char *text = c->addr;
 
 		/* One line: the name is the command's, \n included. */
 		util_line_safe(&host, c->r.host, strlen(c->r.host));
 		util_line_safe(&why, text, strlen(text));
-		line = xasprintf("sbox-exec: network: %s %s port %d (%s)\n",
-		    allowed ? "allowed" : "denied", host.s ? host.s : "",
-		    c->r.port, why.s ? why.s : "");
+		line =
+		    xasprintf("sbox-exec: network: allowed %s port %d (%s)\n",
+			host.s ? host.s : "", c->r.port, why.s ? why.s : "");
 		(void)!write(STDERR_FILENO, line, strlen(line));
 	}
 }

@@ -286,6 +286,7 @@ options_check_value(enum opt_id id, const char *value)
 	case OPT_CHDIR:
 	case OPT_BWRAP:
 	case OPT_PROJECT:
+	case OPT_LEARN:
 		return value[0] == '\0' ? xasprintf("--%s: empty path", name) :
 					  NULL;
 	case OPT_POLICY:
@@ -330,6 +331,7 @@ options_check_value(enum opt_id id, const char *value)
 		return bounds_parse_limit(value, &b);
 	}
 	case OPT_NONE:
+	case OPT_NO_WATCH:
 	case OPT_ALLOW_SETUID_FILES:
 	case OPT_NO_NET:
 	case OPT_NET:

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -48,19 +49,24 @@ drain_some(int fd, struct buf *b)
 	return 1;
 }
 
-/* The descriptors passed in C: the first to *FD (unless it holds one
- * already), the rest closed. */
+/* The descriptors passed in C: the first socket to OUT->net_fd, the
+ * first other one (the watch filter's listener) to OUT->watch_fd, each
+ * unless it holds one already; the rest closed. */
 static void
-take_rights(struct cmsghdr *c, int *fd)
+take_rights(struct cmsghdr *c, struct ready_outcome *out)
 {
 	size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
 
 	for (size_t i = 0; i < n; i++) {
-		int got;
+		struct stat st;
+		int got, *to;
 
 		memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-		if (*fd < 0)
-			*fd = got;
+		to = fstat(got, &st) == 0 && S_ISSOCK(st.st_mode) ?
+		    &out->net_fd :
+		    &out->watch_fd;
+		if (*to < 0)
+			*to = got;
 		else
 			close(got);
 	}
@@ -96,7 +102,7 @@ read_ready(int ctrl, pid_t *pid, struct ready_outcome *out)
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c != NULL && n >= 0;
 	     c = CMSG_NXTHDR(&msg, c))
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-			take_rights(c, &out->net_fd);
+			take_rights(c, out);
 	if (n < 1 || n > STAGE2_REPORT_MAX || report[0] != 'R' ||
 	    (msg.msg_flags & MSG_CTRUNC) != 0 ||
 	    (msg.msg_flags & MSG_TRUNC) != 0 ||
@@ -191,6 +197,7 @@ ready_wait(int ctrl, int err, pid_t child, long timeout_ms,
 
 	memset(out, 0, sizeof(*out));
 	out->net_fd = -1;
+	out->watch_fd = -1;
 	for (;;) {
 		long left = deadline - util_now_ms();
 		int r;
@@ -268,4 +275,7 @@ ready_outcome_free(struct ready_outcome *o)
 	if (o->net_fd >= 0)
 		close(o->net_fd);
 	o->net_fd = -1;
+	if (o->watch_fd >= 0)
+		close(o->watch_fd);
+	o->watch_fd = -1;
 }

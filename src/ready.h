@@ -18,7 +18,8 @@ struct ready_outcome {
 	bool timed_out;
 	bool bwrap_ended; /* before stage two reported */
 	pid_t cmd_pid;	  /* stage two's pid, as we see it */
-	int net_fd;	  /* a descriptor sent with the report, or -1 */
+	int net_fd;	  /* the proxy's socket sent with the report, or -1 */
+	int watch_fd;	  /* the watch filter's listener (watch.h), or -1 */
 	int wait_status;  /* bwrap's, when it ended */
 	bool reaped;
 	char *bwrap_stderr;

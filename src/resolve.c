@@ -567,6 +567,8 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 		break;
 	case OPT_NONE:
 	case OPT_PROJECT:
+	case OPT_LEARN:
+	case OPT_NO_WATCH:
 	case OPT_ALLOW_SETUID_FILES:
 	case OPT_CHECK:
 	case OPT_PRINT:
@@ -659,6 +661,10 @@ add_protection(struct invocation *inv)
 		inv->err = e;
 	else
 		sbox_error_clear(&e);
+	/* Kept: a refused write's suggested grant must not reach them. */
+	strv_clear(&inv->cred_masks);
+	inv->cred_masks = cl.masks;
+	cl.masks = (struct strv){ 0 };
 	creds_list_clear(&cl);
 }
 

@@ -39,6 +39,7 @@
 #include "sbox.h"
 #include "stage2.h"
 #include "stage2_args.h"
+#include "watch.h"
 #include "util.h"
 
 bool
@@ -607,18 +608,20 @@ proxy_listen(int port)
 
 /*
  * Report in on CTRL: 'R', and with LK what the lookup found (stage2.h),
- * with the proxy's listening socket PROXY attached where there is one;
- * then wait for the launcher's word.  0 on its go-ahead.
+ * with the proxy's listening socket PROXY and the watch filter's
+ * listener WATCH attached where there are; then wait for the launcher's
+ * word.  0 on its go-ahead.
  */
 static int
-report_in(int ctrl, const struct lookup *lk, int proxy)
+report_in(int ctrl, const struct lookup *lk, int proxy, int watch)
 {
 	char report[STAGE2_REPORT_MAX] = { 'R' };
 	size_t len = 1;
 	union {
-		char buf[CMSG_SPACE(sizeof(int))];
+		char buf[CMSG_SPACE(2 * sizeof(int))];
 		struct cmsghdr align;
 	} u;
+	int fds[2], nfds = 0;
 	struct iovec iov = { .iov_base = report };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
 	ssize_t n;
@@ -633,17 +636,21 @@ report_in(int ctrl, const struct lookup *lk, int proxy)
 		len += tlen;
 	}
 	iov.iov_len = len;
-	if (proxy >= 0) {
+	if (proxy >= 0)
+		fds[nfds++] = proxy;
+	if (watch >= 0)
+		fds[nfds++] = watch;
+	if (nfds > 0) {
 		struct cmsghdr *c;
 
 		memset(&u, 0, sizeof(u));
 		msg.msg_control = u.buf;
-		msg.msg_controllen = sizeof(u.buf);
+		msg.msg_controllen = CMSG_SPACE((size_t)nfds * sizeof(int));
 		c = CMSG_FIRSTHDR(&msg);
 		c->cmsg_level = SOL_SOCKET;
 		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &proxy, sizeof(int));
+		c->cmsg_len = CMSG_LEN((size_t)nfds * sizeof(int));
+		memcpy(CMSG_DATA(c), fds, (size_t)nfds * sizeof(int));
 	}
 	do
 		n = sendmsg(ctrl, &msg, MSG_NOSIGNAL);
@@ -706,7 +713,7 @@ stage2_main(int argc, char **argv)
 	struct lookup lk;
 	int out_fds[STAGE2_ARGS_MAX_KEEP_FDS + 2];
 	const char *failed = NULL;
-	int proxy = -1;
+	int proxy = -1, watch = -1;
 
 	if (stage2_args_decode(argc, argv, &a, &err) < 0 ||
 	    check_placed(&a, &err) < 0) {
@@ -743,9 +750,16 @@ stage2_main(int argc, char **argv)
 	 * the limits, which are the command's, not the lookup's. */
 	if (a.mode != STAGE2_CHECK)
 		lookup_command(a.command[0], getenv("PATH"), &lk);
-	if (report_in(a.ctrl, a.mode == STAGE2_CHECK ? NULL : &lk, proxy) < 0)
+	/* Last before the report: nothing of ours makes a watched call
+	 * before the launcher serves the listener.  A kernel without it
+	 * runs the command all the same, with no denials told. */
+	if (a.watch)
+		watch = watch_install();
+	if (report_in(a.ctrl, a.mode == STAGE2_CHECK ? NULL : &lk, proxy,
+		watch) < 0)
 		return SBOX_EXIT_REFUSED;
 	fd_close(&proxy); /* the launcher's now */
+	fd_close(&watch);
 	if (a.mode == STAGE2_CHECK)
 		return 0;
 
