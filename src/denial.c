@@ -37,6 +37,7 @@ static struct {
 	struct entry e[DENIAL_KEEP];
 	size_t n;	 /* kept */
 	size_t total;	 /* every report, repeats included */
+	size_t failed;	 /* of those, an allowed host not resolved or reached */
 	size_t distinct; /* kept, and those past DENIAL_KEEP */
 	size_t lines;	 /* said on stderr */
 	int verbosity;
@@ -180,6 +181,8 @@ denial_report(enum denial_kind kind, const char *what, const char *call,
 		g = &none;
 	pthread_mutex_lock(&st.lock);
 	st.total++;
+	if (kind == DENIAL_UNRESOLVED || kind == DENIAL_UNREACHED)
+		st.failed++;
 	for (size_t i = 0; i < st.n; i++)
 		if (st.e[i].kind == kind && strcmp(st.e[i].what, what) == 0) {
 			pthread_mutex_unlock(&st.lock);
@@ -315,7 +318,14 @@ denial_summary(int argc, char **argv)
 
 	if (st.total == 0 || st.verbosity < 0)
 		return;
-	buf_addf(&b, "%zu refused (%zu distinct):", st.total, st.distinct);
+	if (st.failed == 0)
+		buf_addf(&b, "%zu refused", st.total);
+	else if (st.failed == st.total)
+		buf_addf(&b, "%zu failed", st.total);
+	else
+		buf_addf(&b, "%zu refused, %zu failed", st.total - st.failed,
+		    st.failed);
+	buf_addf(&b, " (%zu distinct):", st.distinct);
 	for (size_t i = 0; i < st.n && i < SUMMARY_NAMES; i++)
 		buf_addf(&b, "%s %s %s", i ? "," : "", kind_word(st.e[i].kind),
 		    st.e[i].what);
@@ -548,6 +558,6 @@ denial_reset(void)
 		free(st.e[i].setenv);
 		free(st.e[i].note);
 	}
-	st.n = st.total = st.distinct = st.lines = 0;
+	st.n = st.total = st.failed = st.distinct = st.lines = 0;
 	st.quiet = false;
 }

@@ -226,23 +226,26 @@ pass_denied_reason() {
 		'curl -sS "http://other.test/"; curl -sS "http://site.test/"'
 	assert_contains "$output" "other.test port 80: denied by --deny-host"
 	assert_contains "$output" "site.test port 80: resolves to a loopback address"
-	assert_contains "$output" "sbox-exec: network: denied other.test port 80 (denied by --deny-host)"
+	# Said by the launcher too, with no option to suggest (sbox-exec(1),
+	# DENIALS).
+	assert_contains "$output" "sbox-exec: refused other.test:80 (denied by --deny-host); not allowed by any option"
 	# A name whose address a --deny-host entry names.
-	run hsbx --allow-host='*.test' --deny-host=127.0.0.1 -- \
+	run --separate-stderr hsbx --allow-host='*.test' --deny-host=127.0.0.1 -- \
 		curl -sS "http://site.test/"
 	assert_eq "$output" "sbox-exec: site.test port 80: resolves to an address denied by --deny-host"
 }
 
-@test "the refusal's reason: in the 403 and, with -v, on stderr" {
+@test "the refusal's reason: in the 403 and on stderr" {
 	each_user pass_denied_reason
 }
 
 pass_rebinding() {
 	start_web "$W"
 	# Allowed by name only: the name leads to 127.0.0.1, which is refused.
-	run hsbx --allow-host="site.test:$WEB_PORT" -- \
+	run --separate-stderr hsbx --allow-host="site.test:$WEB_PORT" -- \
 		curl -sS "http://site.test:$WEB_PORT/index.html"
 	assert_eq "$output" "sbox-exec: site.test port $WEB_PORT: resolves to a loopback address"
+	assert_contains "$stderr" "sbox-exec: refused site.test:$WEB_PORT (resolves to a loopback address); an address entry (--allow-host=ADDRESS) would allow it"
 	# With an address entry covering it, the same request goes through.
 	site_opts
 	run hsbx "${SITE[@]}" -- curl -sS "http://site.test:$WEB_PORT/index.html"
@@ -398,11 +401,11 @@ name = b"evil.test\nsbox-exec: network: allowed forged.test"
 s.sendall(b"\x05\x01\x00\x03" + bytes([len(name)]) + name + b"\x00\x50")
 print(s.recv(10)[1])'
 	assert_eq "$output" 2
-	assert_eq "$(grep -c "^sbox-exec: network:" <<<"$stderr")" 1
-	assert_contains "$stderr" 'sbox-exec: network: denied evil.test\x0asbox-exec: network: allowed forged.test port 80'
+	refute_contains "$stderr" $'\nsbox-exec: network: allowed forged.test'
+	assert_contains "$stderr" 'sbox-exec: refused evil.test\x0asbox-exec: network: allowed forged.test:80 (not a host name or address)'
 }
 
-@test "with -v, a newline in a requested name does not start a second line on stderr" {
+@test "a newline in a requested name does not start a second line on stderr" {
 	each_user pass_newline_name
 }
 
@@ -956,4 +959,55 @@ pass_cargo_profile() {
 	[ -x /usr/bin/cargo ] || skip_or_fail "Debian's cargo is not installed"
 	requires git
 	each_user pass_cargo_profile
+}
+
+# --- what was refused, said (sbox-exec(1), DENIALS) -------------------------
+
+# npm with its registry not on the list: the line names the host and the
+# option that would allow it; an allowed name that does not resolve and
+# an allowed port where nothing listens have lines of their own, which do
+# not call them refused.
+pass_denial_lines() {
+	local free
+	fake_registries
+	start_web "$W"
+	site_opts
+	# The control: allowed, npm gets its answer.
+	run --separate-stderr hsbx "${SITE[@]}" -- npm view sboxtestpkg version \
+		--registry "http://site.test:$WEB_PORT/" --cache /tmp/npm-cache
+	assert_eq "$output" 1.2.3
+	refute_contains "$stderr" "sbox-exec:"
+	run --separate-stderr hsbx --allow-host=other.test -- npm view \
+		sboxtestpkg version --registry "http://site.test:$WEB_PORT/" \
+		--cache /tmp/npm-cache --fetch-retries=0
+	assert_failed "npm with site.test not on the list"
+	assert_contains "$stderr" "sbox-exec: refused site.test:$WEB_PORT (not in allow-list); to allow: --allow-host=site.test:$WEB_PORT"
+	assert_contains "$stderr" "to allow what an option can: "
+	refute_contains "$output" "sbox-exec"
+	# An allowed name that does not resolve.
+	run --separate-stderr hsbx --allow-host=nosuch.invalid -- \
+		curl -fsS "http://nosuch.invalid/"
+	assert_failed "curl of a name that does not resolve"
+	assert_contains "$stderr" "sbox-exec: could not resolve nosuch.invalid:80, which is allowed (cannot resolve:"
+	refute_contains "$stderr" "refused"
+	# An allowed address where nothing listens.
+	free=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	run --separate-stderr hsbx --allow-host="127.0.0.1:$free" -- \
+		curl -fsS "http://127.0.0.1:$free/"
+	assert_failed "curl of a port where nothing listens"
+	assert_contains "$stderr" "sbox-exec: could not reach 127.0.0.1:$free, which is allowed (cannot connect:"
+	# -v does not call either "denied".
+	run --separate-stderr hsbx -v --allow-host=nosuch.invalid -- \
+		curl -sS "http://nosuch.invalid/"
+	refute_contains "$stderr" "denied"
+	# -q: nothing of ours.
+	run --separate-stderr hsbx -q --allow-host=other.test -- \
+		curl -sS "http://site.test:$WEB_PORT/"
+	assert_failed "curl of a name not on the list"
+	refute_contains "$stderr" "sbox-exec:"
+}
+
+@test "a host refused, a name that does not resolve, a host not reached: one line each, the option where one allows it" {
+	requires npm
+	each_user pass_denial_lines
 }
