@@ -307,11 +307,13 @@ add_word(struct buf *b, const char *w)
 
 /*
  * After the command's own output: how many denials, the first few, and
- * ARGV (sbox-exec's own, ARGC words) with the options that would have
- * allowed them.  Nothing when there were none or with -q.
+ * sbox-exec's command line with the options that would have allowed
+ * them: ARGV's first ARGC words (its options) in full, of COMMAND only
+ * its name, so that a script given to sh -c is not said again.  Nothing when there
+ * were none or with -q.
  */
 void
-denial_summary(int argc, char **argv)
+denial_summary(int argc, char **argv, char **command)
 {
 	cleanup_buf struct buf b = { 0 }, cmd = { 0 }, safe = { 0 };
 	size_t grants = 0;
@@ -345,6 +347,12 @@ denial_summary(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		buf_addc(&cmd, ' ');
 		add_word(&cmd, argv[i]);
+	}
+	if (command != NULL && command[0] != NULL) {
+		buf_addc(&cmd, ' ');
+		add_word(&cmd, command[0]);
+		if (command[1] != NULL)
+			buf_adds(&cmd, " ...");
 	}
 	if (grants > 0)
 		buf_addf(&b, "; to allow what an option can: %s", cmd.s);

@@ -47,7 +47,7 @@ void denial_report(enum denial_kind, const char *, const char *,
 void denial_net(const char *, int, bool, const char *);
 void denial_quiet(void);
 size_t denial_count(void);
-void denial_summary(int, char **);
+void denial_summary(int, char **, char **);
 int denial_learn(const char *, char **);
 void denial_reset(void);
 

@@ -343,6 +343,16 @@ learn_writable(const char *file, struct sbox_error *err)
 	return 0;
 }
 
+/* How many words of ARGV come before COMMAND (a pointer into it). */
+static int
+options_end(int argc, char **argv, char **command)
+{
+	for (int i = 0; i < argc; i++)
+		if (argv + i == command)
+			return i;
+	return argc;
+}
+
 /* After the run: --learn's policy file (DENIALS in sbox-exec(1)). */
 static void
 learn(const struct invocation *inv)
@@ -426,7 +436,8 @@ main(int argc, char **argv)
 		refuse(&rep, &err);
 	if (inv.mode == MODE_RUN) {
 		audit_git(&inv, &start);
-		denial_summary(argc, argv);
+		denial_summary(options_end(argc, argv, inv.command), argv,
+		    inv.command);
 		learn(&inv);
 		say_exit(code);
 	}

@@ -497,6 +497,22 @@ credential_at(const char *path)
 	return NULL;
 }
 
+/* Whether DIR lies in a directory of the home whose name starts with a
+ * dot (~/.npm, ~/.cargo/registry): a tool's own, which the same tool
+ * outside the sandbox reads and may run code from. */
+static bool
+in_home_dot_dir(const char *dir)
+{
+	size_t len;
+
+	if (w.home == NULL || !util_path_within(dir, w.home))
+		return false;
+	len = strlen(w.home);
+	while (len > 1 && w.home[len - 1] == '/')
+		len--;
+	return dir[len] == '/' && dir[len + 1] == '.';
+}
+
 /* A hidden place of the policy within DIR, or NULL. */
 static const struct mount *
 hides_within(const char *dir)
@@ -597,6 +613,12 @@ say_write(const struct mount *m, const char *abs, const char *call)
 			"%s holds %s, which is on the credential list (HOST PROTECTION in sbox-exec(1)): no option is suggested",
 			dir, cred);
 		g.note = note;
+	} else if (in_home_dot_dir(dir)) {
+		g = (struct denial_grant){ .option = "rw",
+			.value = dir,
+			.note =
+			    "a tool's own directory in the home, which tools outside the sandbox read too; --learn leaves it out: a private cache (--cache) the tool is pointed at is safer",
+			.wide = true };
 	} else if ((hidden = hides_within(dir)) != NULL) {
 		note = xasprintf(
 		    "%s holds %s, which host protection hides; a policy file cannot grant it, type --rw=%s if you mean it",
