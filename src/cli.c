@@ -78,6 +78,15 @@ add_status_fd(struct invocation *inv, const char *value)
 	inv->status_fds[inv->nstatus_fds++] = fd;
 }
 
+static void
+add_status_socket(struct invocation *inv, const char *value)
+{
+	inv->status_sockets = util_grow(inv->status_sockets,
+	    inv->nstatus_sockets, &inv->status_sockets_cap,
+	    sizeof(*inv->status_sockets));
+	inv->status_sockets[inv->nstatus_sockets++] = xstrdup(value);
+}
+
 /* An option of the launcher itself: argv only, so in effect at once. */
 static void
 apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
@@ -94,10 +103,7 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 		(void)util_parse_fd(value, &inv->log_fd);
 		break;
 	case OPT_STATUS_SOCKET:
-		inv->status_sockets = util_grow(inv->status_sockets,
-		    inv->nstatus_sockets, &inv->status_sockets_cap,
-		    sizeof(*inv->status_sockets));
-		inv->status_sockets[inv->nstatus_sockets++] = xstrdup(value);
+		add_status_socket(inv, value);
 		break;
 	case OPT_JSON:
 		inv->json = true;
@@ -132,9 +138,10 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 	case OPT_LEARN:
 		free(inv->learn);
 		inv->learn = xstrdup(value);
+		inv->denials = true;
 		break;
-	case OPT_NO_WATCH:
-		inv->denials = false;
+	case OPT_WATCH:
+		inv->denials = true;
 		break;
 	case OPT_NONE:
 	case OPT_FS:
@@ -254,7 +261,6 @@ cli_parse(struct invocation *inv, int argc, char **argv)
 	inv->kill_after_ms = BOUNDS_DEFAULT_KILL_AFTER_MS;
 	bounds_set_defaults(&inv->bounds);
 	inv->log_fd = -1;
-	inv->denials = true;
 	opterr = 0;
 	optind = 0; /* full re-initialisation, for tests that parse twice */
 	while ((c = getopt_long(argc, argv, options_getopt_short(),

@@ -62,7 +62,7 @@ struct invocation {
 	bool allow_setuid_files; /* as root, --rw over setuid files */
 	char *project;		 /* --project as given, or NULL */
 	char *learn;		 /* --learn's file, or NULL */
-	bool denials;		 /* watch for refused calls (DENIALS) */
+	bool denials;		 /* --watch, --learn: watch writes (DENIALS) */
 	struct strv cred_masks;	 /* the credential list's paths, expanded */
 	struct strv notices;	 /* said with -v and --check */
 	enum verbosity verbosity;

@@ -331,7 +331,7 @@ options_check_value(enum opt_id id, const char *value)
 		return bounds_parse_limit(value, &b);
 	}
 	case OPT_NONE:
-	case OPT_NO_WATCH:
+	case OPT_WATCH:
 	case OPT_ALLOW_SETUID_FILES:
 	case OPT_NO_NET:
 	case OPT_NET:

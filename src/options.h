@@ -116,8 +116,8 @@ enum opt_section {
 	    "=N\twrite one JSON line per event to descriptor N")               \
 	X(LEARN, "learn", 0, required_argument, SCOPE_ARGV, SECTION_LAUNCHER,  \
 	    "=FILE\tadd the grants refused calls asked for to policy FILE")    \
-	X(NO_WATCH, "no-watch", 0, no_argument, SCOPE_ARGV, SECTION_LAUNCHER,  \
-	    "\tdo not watch for refused writes and socket connects")           \
+	X(WATCH, "watch", 0, no_argument, SCOPE_ARGV, SECTION_LAUNCHER,        \
+	    "\tname refused writes and socket connects on stderr")             \
 	X(PROBE_TIMEOUT, "probe-timeout", 0, required_argument,                \
 	    SCOPE_ANYWHERE, SECTION_LAUNCHER,                                  \
 	    "=SECONDS\tgive up creating the sandbox after this (10)")          \

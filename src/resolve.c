@@ -568,7 +568,7 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 	case OPT_NONE:
 	case OPT_PROJECT:
 	case OPT_LEARN:
-	case OPT_NO_WATCH:
+	case OPT_WATCH:
 	case OPT_ALLOW_SETUID_FILES:
 	case OPT_CHECK:
 	case OPT_PRINT:

@@ -24,6 +24,7 @@
 #include <linux/seccomp.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -702,6 +703,11 @@ watch_loop(void *arg)
 	struct seen *s = malloc(sizeof(*s));
 
 	(void)arg;
+	/* The launcher waits as SCHED_BATCH (launch.c); a watched call
+	 * waits for this thread, which must not wait behind other tasks'
+	 * slices. */
+	(void)syscall(SYS_sched_setscheduler, 0, SCHED_OTHER,
+	    &(struct sched_param){ 0 });
 	while (req != NULL && resp != NULL && s != NULL) {
 		struct pollfd pfd[2] = { { w.fd, POLLIN, 0 },
 			{ w.wake[0], POLLIN, 0 } };

@@ -32,7 +32,7 @@ _outside() {
 	assert_file "$B/out" x
 	rm -f "$B/out"
 
-	run --separate-stderr sbx --rw "$P" -- sh -c \
+	run --separate-stderr sbx --watch --rw "$P" -- sh -c \
 		'echo before; echo x >"$1/out"; echo "status $?"' sh "$B"
 	assert_status 0
 	assert_eq "$output" "before"$'\n'"status 2"
@@ -43,7 +43,7 @@ _outside() {
 	assert_contains "$stderr" "sbox-exec: 1 refused (1 distinct): write $B/out; to allow what an option can: "
 	assert_absent "$B/out"
 	# -q: the same refusal, nothing of ours on stderr.
-	run --separate-stderr sbx -q --rw "$P" -- sh -c 'echo x >"$1/out"' sh "$B"
+	run --separate-stderr sbx -q --watch --rw "$P" -- sh -c 'echo x >"$1/out"' sh "$B"
 	assert_failed "writing beside the project"
 	refute_contains "$stderr" "sbox-exec:"
 }
@@ -55,7 +55,7 @@ _outside() {
 _home_file() {
 	tree
 	usr touch "$H/x" && rm -f "$H/x"
-	run --separate-stderr sbx -- touch "$H/x"
+	run --separate-stderr sbx --watch -- touch "$H/x"
 	assert_failed "touch ~/x"
 	assert_contains "$stderr" "sbox-exec: refused: write to $H/x ("
 	assert_contains "$stderr" "to allow: --rw=$H (all of it, a wide grant"
@@ -71,7 +71,7 @@ _home_file() {
 	local f=/etc/sbox-denials-$$
 	# The control: root writes /etc outside.
 	echo >"$f" && rm -f "$f"
-	run --separate-stderr "$SBOX_EXEC" -- sh -c "echo > $f"
+	run --separate-stderr "$SBOX_EXEC" --watch -- sh -c "echo > $f"
 	assert_failed "writing $f"
 	assert_contains "$stderr" "sbox-exec: refused: write to $f (openat); to allow: --rw=/etc"
 	assert_absent "$f"
@@ -158,7 +158,7 @@ _learn_merge() {
 _flood() {
 	local lines
 	tree
-	run --separate-stderr usr /usr/bin/time -f "maxrss %M" "$SBOX" --rw "$P" -- \
+	run --separate-stderr usr /usr/bin/time -f "maxrss %M" "$SBOX" --watch --rw "$P" -- \
 		sh -c 'i=0; while [ $i -lt 10000 ]; do
 			true >"$1/f$i" 2>/dev/null; i=$((i + 1)); done; exit 7' sh "$B"
 	assert_status 7
@@ -181,7 +181,7 @@ _flood() {
 # than PATH_MAX.  The status is the command's and nothing is left.
 _stress() {
 	tree
-	run --separate-stderr sbx --rw "$P" -- "$PY" -c '
+	run --separate-stderr sbx --watch --rw "$P" -- "$PY" -c '
 import ctypes, os, signal, sys, threading
 d = sys.argv[1]
 libc = ctypes.CDLL(None, use_errno=True)
@@ -215,7 +215,7 @@ for t in threads:
 print("done")
 sys.exit(3)' "$B"
 	assert_status 3
-	assert_eq "$output" done
+	assert_eq "$output" "done"
 	assert_contains "$stderr" "sbox-exec: refused: write to $B/"
 	[ -z "$(ls "$B")" ]
 	# Nothing of the sandbox is left running.
@@ -237,7 +237,7 @@ _socket() {
 	# The control: the socket answers outside.
 	run usr timeout 10 "$PY" "$(payload connect.py)" path "$sock"
 	assert_contains "$output" pong
-	run --separate-stderr sbx -- "$PY" "$(payload connect.py)" path "$sock"
+	run --separate-stderr sbx --watch -- "$PY" "$(payload connect.py)" path "$sock"
 	assert_failed "connecting to a hidden socket"
 	assert_contains "$stderr" \
 		"sbox-exec: refused: connect to $sock (a socket hidden in the sandbox); to allow: --allow-socket=$sock"
@@ -249,7 +249,7 @@ _socket() {
 
 _events() {
 	tree
-	run --separate-stderr sbx --rw "$P" --log-fd=3 -- \
+	run --separate-stderr sbx --watch --rw "$P" --log-fd=3 -- \
 		sh -c 'mkdir "$1/d"' sh "$B" 3>"$D/events"
 	assert_failed "mkdir beside the project"
 	assert_eq "$(jq -c 'select(.event == "fs-denied")' "$D/events")" \
@@ -260,14 +260,14 @@ _events() {
 	each_user _events
 }
 
-_no_watch() {
+_unwatched() {
 	tree
-	run --separate-stderr sbx --no-watch --rw "$P" -- sh -c 'echo x >"$1/out"' sh "$B"
+	run --separate-stderr sbx --rw "$P" -- sh -c 'echo x >"$1/out"' sh "$B"
 	assert_failed "writing beside the project"
 	refute_contains "$stderr" "sbox-exec:"
 	assert_absent "$B/out"
 }
 
-@test "--no-watch: the same refusal, and nothing said" {
-	each_user _no_watch
+@test "without --watch: the same refusal, and nothing said of the write" {
+	each_user _unwatched
 }
