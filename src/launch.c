@@ -24,6 +24,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -277,6 +278,57 @@ open_hidden_fds(struct bwrap_input *in, size_t n)
 	return 0;
 }
 
+/* The launcher's own descriptors that bwrap gets or that are open beside
+ * the grants' (stage two's, the control socket, the terminal...). */
+#define LAUNCH_OWN_FDS 16
+
+/*
+ * Descriptors, checked before any is opened (sbox-exec(1), LIMITS): one
+ * per grant bound from its descriptor and per hidden file, a handful of
+ * the launcher's, and, while bwrap's child moves them to their numbers,
+ * a second copy of each.  Against the soft limit, which bwrap and the
+ * command inherit as it is.
+ */
+static int
+check_descriptors(const struct policy *p, bool by_fd, struct sbox_error *err)
+{
+	struct rlimit rl;
+	size_t n = bwrap_cmd_hidden_files(p) + LAUNCH_OWN_FDS, need;
+
+	for (size_t i = 0; by_fd && i < p->nmounts; i++)
+		if (p->mounts[i].kind == MOUNT_RO ||
+		    p->mounts[i].kind == MOUNT_RW)
+			n++;
+	need = 2 * n + 3;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    need <= rl.rlim_cur)
+		return 0;
+	sbox_error_set(err, SBOX_INVALID_POLICY,
+	    "the sandbox needs %zu descriptors to hand bwrap its %zu mounts, above the limit on open files (%llu)",
+	    need, p->nmounts, (unsigned long long)rl.rlim_cur);
+	sbox_error_hint(err,
+	    "raise the limit (ulimit -n %zu), or grant fewer, wider paths",
+	    need);
+	return -1;
+}
+
+/* bwrap's limit on its arguments, checked before it is run
+ * (sbox-exec(1), LIMITS). */
+static int
+check_bwrap_words(const struct bwrap_cmd *cmd, struct sbox_error *err)
+{
+	size_t n = cmd->argv.n > 0 ? cmd->argv.n - 1 : 0;
+
+	if (n <= BWRAP_MAX_ARGS)
+		return 0;
+	sbox_error_set(err, SBOX_INVALID_POLICY,
+	    "the sandbox takes %zu arguments to bwrap, which accepts at most %d",
+	    n, BWRAP_MAX_ARGS);
+	sbox_error_hint(err,
+	    "grant fewer, wider paths: each --ro, --rw or --hide takes three, each --setenv three");
+	return -1;
+}
+
 /*
  * The sandbox part of the bwrap command for INV, up to its "--": the
  * same for the launch and for --print.  BY_FD: grants bound from
@@ -295,6 +347,18 @@ build_sandbox(struct bwrap_cmd *cmd, const struct invocation *inv,
 		.disable_userns = bw->disable_userns,
 	};
 
+	/* Each mount takes two of bwrap's words at least: that limit first,
+	 * before a descriptor limit that raising would not get past. */
+	if (2 * p->nmounts > BWRAP_MAX_ARGS) {
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "the sandbox's %zu mounts take more arguments to bwrap than the %d it accepts",
+		    p->nmounts, BWRAP_MAX_ARGS);
+		sbox_error_hint(err,
+		    "grant fewer, wider paths: each --ro, --rw or --hide takes three");
+		return -1;
+	}
+	if (check_descriptors(p, by_fd, err) < 0)
+		return -1;
 	for (size_t i = 0; i < p->nkeep; i++)
 		bwrap_cmd_keep_fd(cmd, p->keep_fds[i], "named with --keep-fd");
 	if (open_hidden_fds(&in, bwrap_cmd_hidden_files(p)) < 0)
@@ -343,6 +407,8 @@ launch_print(const struct invocation *inv, const struct located *bw,
 	if (build_sandbox(&cmd, inv, bw, false, err) < 0)
 		return -1;
 	bwrap_cmd_add_args(&cmd, inv->command);
+	if (check_bwrap_words(&cmd, err) < 0)
+		return -1;
 	print_argv(stdout, cmd.argv.v);
 	for (size_t i = 0; i < cmd.nfds && inv->verbosity >= 0; i++) {
 		cleanup_buf struct buf safe = { 0 };
@@ -444,7 +510,7 @@ prepare(struct launch *l, const struct launch_spec *spec,
 	if (l->saved_stderr < 0)
 		return failed(err, "cannot prepare the launch");
 	if (build_sandbox(&l->cmd, inv, spec->located, true, err) < 0 ||
-	    add_stage2(l, inv, err) < 0)
+	    add_stage2(l, inv, err) < 0 || check_bwrap_words(&l->cmd, err) < 0)
 		return -1;
 	/* bwrap is executed from its descriptor, which a script is read
 	 * through: taken last, it moves no number the words name. */
@@ -957,6 +1023,7 @@ classify(const struct launch_spec *spec, const struct ready_outcome *out,
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", spec->located->fd);
 	bwrap = realpath(link, NULL);
 	host.bwrap = bwrap;
+	host.nmounts = spec->inv->policy.nmounts;
 	host.apparmor_restricts_userns =
 	    sysctl_read_long("kernel/apparmor_restrict_unprivileged_userns",
 		&restrict_userns) == 0 &&
@@ -985,6 +1052,30 @@ start_proxy(const struct invocation *inv, struct ready_outcome *out,
 }
 
 /*
+ * Whether bwrap has ended (it is left to be reaped), waiting a moment for
+ * it: when it is killed, what it started goes first and its own end
+ * follows, so a look at /proc can fail before bwrap is seen to end.
+ */
+static bool
+bwrap_ended_meanwhile(pid_t pid)
+{
+	long deadline = util_now_ms() + 250;
+
+	for (;;) {
+		siginfo_t si = { 0 };
+		struct timespec pause = { 0, 1000000 };
+
+		if (waitid(P_PID, (id_t)pid, &si,
+			WEXITED | WNOHANG | WNOWAIT) == 0 &&
+		    si.si_pid == pid)
+			return true;
+		if (util_now_ms() >= deadline)
+			return false;
+		nanosleep(&pause, NULL);
+	}
+}
+
+/*
  * Wait for stage two to report in, then check from outside that what
  * answered is the sandbox asked for.  -1 with ERR set (and bwrap ended)
  * when it is not.
@@ -996,6 +1087,7 @@ await_sandbox(struct launch *l, const struct launch_spec *spec,
 	const struct invocation *inv = spec->inv;
 	/* Everything inside carries the launcher's filters and bwrap's. */
 	int filters = verify_seccomp_filters() + 1;
+	int verified;
 
 	if (ready_wait(l->ctrl, l->err_read, l->bwrap_pid,
 		inv->probe_timeout_ms, out) < 0) {
@@ -1004,9 +1096,18 @@ await_sandbox(struct launch *l, const struct launch_spec *spec,
 		ready_outcome_free(out);
 		return -1;
 	}
-	if (verify_sandbox(l->bwrap_pid, out->cmd_pid, inv->policy.net, filters,
-		err) < 0 ||
-	    start_proxy(inv, out, err) < 0) {
+	verified = verify_sandbox(l->bwrap_pid, out->cmd_pid, inv->policy.net,
+	    filters, err);
+	if (verified < 0 && bwrap_ended_meanwhile(l->bwrap_pid)) {
+		/* What vanished from /proc went with bwrap: its end is the
+		 * cause, not a sandbox of the wrong kind. */
+		sbox_error_clear(err);
+		ready_collect_failure(l->err_read, l->bwrap_pid, out);
+		classify(spec, out, err);
+		ready_outcome_free(out);
+		return -1;
+	}
+	if (verified < 0 || start_proxy(inv, out, err) < 0) {
 		kill(-l->bwrap_pid, SIGKILL);
 		kill(l->bwrap_pid, SIGKILL);
 		ready_collect_failure(l->err_read, l->bwrap_pid, out);

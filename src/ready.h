@@ -35,7 +35,12 @@ struct reason_host {
 	bool apparmor_restricts_userns; /* kernel.apparmor_restrict_
 					   unprivileged_userns is 1 */
 	const char *bwrap; /* the real path of the bwrap in use, or NULL */
+	size_t nmounts;	   /* the mounts bwrap was asked to set up */
 };
+
+/* Above this many mounts, bwrap's setup time (which grows with the
+ * square of their number) is the likely cause of a slow sandbox. */
+#define REASON_MANY_MOUNTS 500
 
 /* reason.c */
 void reason_classify(const struct ready_outcome *, long,

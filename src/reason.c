@@ -153,6 +153,13 @@ reason_classify(const struct ready_outcome *o, long timeout_ms,
 		sbox_error_set(err, SBOX_PROBE_FAILED,
 		    "bwrap ended before the sandbox was ready");
 
+	if (o->timed_out && host != NULL &&
+	    host->nmounts > REASON_MANY_MOUNTS) {
+		sbox_error_hint(err,
+		    "bwrap was setting up %zu mounts, and its time grows with the square of their number; grant fewer, wider paths, or allow more time with --probe-timeout",
+		    host->nmounts);
+		return;
+	}
 	if (o->timed_out) {
 		sbox_error_hint(err,
 		    "the machine may be overloaded; allow more time with --probe-timeout");

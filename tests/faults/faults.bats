@@ -66,6 +66,7 @@ _signal_storm() { fault signal-storm --n 150; }
 _concurrent() { fault concurrent --n 60; }
 _kill_bwrap() { fault kill-bwrap --n 100; }
 _bad_bwrap() { fault bad-bwrap; }
+_policy_size() { fault policy-size; }
 
 @test "faults: a stream socket with little room gets the whole status line or nothing" {
 	each_user _status_stream
@@ -111,4 +112,8 @@ _bad_bwrap() { fault bad-bwrap; }
 
 @test "faults: a bwrap that hangs, exits 0 without a sandbox, or writes escape sequences" {
 	each_user _bad_bwrap
+}
+
+@test "faults: 10 000 grants resolve in under a second; bwrap's limits are named before it runs (sbox-exec(1), Policy size)" {
+	each_user _policy_size
 }

@@ -326,6 +326,88 @@ def scenario_closed_stdio():
     return "8 combinations"
 
 
+# --- policy size -----------------------------------------------------------
+
+def cpu_of(argv, **kw):
+    """ARGV run to its end; returns it and the CPU seconds it used."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = run(argv, **kw)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return p, (after.ru_utime - before.ru_utime
+               + after.ru_stime - before.ru_stime)
+
+
+def grants(files, n):
+    out = []
+    for i in range(n):
+        out += ["--ro", files[i % len(files)]]
+    return out
+
+
+def scenario_policy_size():
+    """10 000 grants: resolved in well under a second of CPU; the limits
+    (bwrap's arguments, descriptors) refused up front in their own words;
+    repeated grants cost one mount."""
+    d = os.path.join(SCRATCH, "many")
+    os.makedirs(d, exist_ok=True)
+    files = []
+    for i in range(10000):
+        f = os.path.join(d, "f%d" % i)
+        open(f, "w").close()
+        files.append(f)
+    out = []
+    # Resolution alone (--print runs no bwrap), 10 000 distinct files and
+    # 10 000 mentions of 1 000: CPU time, which load does not stretch.
+    for label, files_used in (("distinct", files), ("1000", files[:1000])):
+        p, cpu = cpu_of([SBOX, "--print"] + grants(files_used, 10000)
+                        + ["--", "true"])
+        stderr_is_ours(p.stderr)
+        if label == "distinct":
+            check(p.returncode == 125 and b"9000" in p.stderr and
+                  b"arguments to bwrap" in p.stderr,
+                  "10 000 distinct grants: exit %d, %r"
+                  % (p.returncode, p.stderr[-300:]))
+        else:
+            check(p.returncode == 0, "10 000 grants of 1 000 files: exit %d %r"
+                  % (p.returncode, p.stderr[-300:]))
+            check(p.stdout.count(b"--ro-bind") <= 1000 + 20,
+                  "repeated grants made repeated mounts")
+        check(cpu < 1.0, "%s: %.2f s of CPU to resolve 10 000 grants"
+              % (label, cpu))
+        out.append("%s %.2fs" % (label, cpu))
+    # The launch itself: 10 000 mentions of 300 files run the command.
+    marker = os.path.join(SCRATCH, "m-size")
+    r, w = os.pipe()
+    p, cpu = cpu_of([SBOX, "--status-fd", str(w), "--rw", SCRATCH]
+                    + grants(files[:300], 10000) + ["--"]
+                    + marker_cmd(marker), pass_fds=[w])
+    os.close(w)
+    st = one_or_none(os.read(r, 1 << 16))
+    os.close(r)
+    check(p.returncode == 0, "10 000 grants of 300 files: exit %d %r"
+          % (p.returncode, p.stderr[-300:]))
+    check(check_marker(marker, st), "10 000 grants: the command did not run")
+    check(cpu < 3.0, "10 000 grants: %.2f s of CPU to launch" % cpu)
+    out.append("launch %.2fs" % cpu)
+    # Descriptors: named, before bwrap, with the number wanted.
+    r, w = os.pipe()
+    p = run([SBOX, "--status-fd", str(w)] + grants(files[:1000], 1000)
+            + ["--", "true"], pass_fds=[w],
+            preexec_fn=with_limit(resource.RLIMIT_NOFILE, 1024))
+    os.close(w)
+    st = one_or_none(os.read(r, 1 << 16))
+    os.close(r)
+    stderr_is_ours(p.stderr)
+    check(p.returncode == 125 and st is not None and
+          st["status"] == "invalid-policy" and
+          b"limit on open files (1024)" in p.stderr and
+          b"ulimit -n" in p.stderr,
+          "1 000 grants under ulimit -n 1024: exit %d %r %r"
+          % (p.returncode, st, p.stderr))
+    out.append("nofile named")
+    return ", ".join(out)
+
+
 # --- signals, concurrency, bwrap dying -----------------------------------
 
 def launch_marked(marker, token, seconds):
@@ -437,9 +519,15 @@ def scenario_kill_bwrap():
         check_marker(marker, st)
         check(dt < 3, "launch %d: %.1f s to end after bwrap was killed (%r)"
               % (i, dt, err))
+        check(st is None or st["status"] != "bwrap-untrusted",
+              "launch %d: a killed bwrap reported as untrusted: %r (%r)"
+              % (i, st, err))
         if p.returncode == 125:
             check(b"not ready within" not in err,
                   "a killed bwrap reported as a timeout: %r" % err)
+            check(b"killed by signal 9" in err,
+                  "launch %d: the refusal does not name the kill: %r"
+                  % (i, err))
             stderr_is_ours(err)
         check_nothing_left(token)
     return "%d launches, the slowest ended %.2f s after the kill" % (n, worst)

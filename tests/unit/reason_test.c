@@ -97,6 +97,18 @@ test_ends(void)
 	    "a timeout suggests --probe-timeout");
 	sbox_error_clear(&e);
 
+	{
+		const struct reason_host many = { false, "/usr/bin/bwrap",
+			REASON_MANY_MOUNTS + 1 };
+
+		reason_classify(&o, 10000, &many, &e);
+		ok(e.hint != NULL && strstr(e.hint, "501 mounts") != NULL &&
+			strstr(e.hint, "overloaded") == NULL,
+		    "a timeout with many mounts names them: %s",
+		    e.hint ? e.hint : "(none)");
+		sbox_error_clear(&e);
+	}
+
 	ok(sbox_errno_hint(EAGAIN) != NULL &&
 		strstr(sbox_errno_hint(EAGAIN), "processes") != NULL,
 	    "EAGAIN: the process limit");
@@ -138,10 +150,10 @@ test_apparmor(void)
 	static const char
 	    uidmap[] = "bwrap: setting up uid map: Permission denied\n";
 	const struct reason_host bundled = { true,
-		"/opt/sbox/libexec/sbox-exec/bwrap" };
-	const struct reason_host distro = { true, "/usr/bin/bwrap" };
+		"/opt/sbox/libexec/sbox-exec/bwrap", 0 };
+	const struct reason_host distro = { true, "/usr/bin/bwrap", 0 };
 	const struct reason_host off = { false,
-		"/opt/sbox/libexec/sbox-exec/bwrap" };
+		"/opt/sbox/libexec/sbox-exec/bwrap", 0 };
 
 	apparmor_case(uidmap, &bundled,
 	    "bwrap: setting up uid map: Permission denied; AppArmor restricts unprivileged user namespaces here (kernel.apparmor_restrict_unprivileged_userns=1)",
