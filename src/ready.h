@@ -29,6 +29,7 @@ struct ready_outcome {
 int ready_wait(int, int, pid_t, long, struct ready_outcome *);
 void ready_collect_failure(int, pid_t, struct ready_outcome *);
 void ready_outcome_free(struct ready_outcome *);
+void ready_end_descendants(void);
 
 /* What the host adds to bwrap's words: read by launch.c, for reason.c. */
 struct reason_host {

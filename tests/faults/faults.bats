@@ -67,6 +67,7 @@ _concurrent() { fault concurrent --n 60; }
 _kill_bwrap() { fault kill-bwrap --n 100; }
 _bad_bwrap() { fault bad-bwrap; }
 _policy_size() { fault policy-size; }
+_detached_bwrap() { fault detached-bwrap --fake "$(payload fake-bwrap.py)"; }
 
 @test "faults: a stream socket with little room gets the whole status line or nothing" {
 	each_user _status_stream
@@ -116,4 +117,8 @@ _policy_size() { fault policy-size; }
 
 @test "faults: 10 000 grants resolve in under a second; bwrap's limits are named before it runs (sbox-exec(1), Policy size)" {
 	each_user _policy_size
+}
+
+@test "faults: what a bwrap detached (double fork, setsid) ends with the refusal: the caller gets end-of-file (sbox-exec(1), EXIT STATUS)" {
+	each_user _detached_bwrap
 }

@@ -569,6 +569,47 @@ def scenario_bad_bwrap():
     return "hang, exit 0, garbage"
 
 
+def scenario_detached_bwrap():
+    """A bwrap that starts a process leaving by a double fork and setsid()
+    with the caller's stdout, then hangs or exits: after the refusal the
+    caller reads end-of-file at once, and nothing is left."""
+    fake = ARGS["--fake"]
+    out = []
+    for how in ("detach-hang", "detach-exit"):
+        token = "sbox-fault-db-%d-%d-%s" % (os.getpid(), SEED, how)
+        d = os.path.join(SCRATCH, "fb-" + how)
+        os.makedirs(d, exist_ok=True)
+        bw = os.path.join(d, "bwrap")
+        with open(fake) as f, open(bw, "w") as g:
+            g.write(f.read())
+        os.chmod(bw, 0o755)
+        with open(os.path.join(d, "mode"), "w") as f:
+            f.write("%s %s\n" % (how, token))
+        t = time.time()
+        p = subprocess.Popen([SBOX, "--bwrap", bw, "--probe-timeout", "2",
+                              "--", "true"], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            # communicate() returns at end-of-file on both pipes.
+            o, err = p.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            left = leftovers(token)
+            for pid in left:
+                os.kill(pid, signal.SIGKILL)
+            raise Broken("%s: no end-of-file on stdout/stderr 20 s after "
+                         "the launch; left: %s" % (how, left))
+        dt = time.time() - t
+        check(p.returncode == 125, "%s: exit %d %r" % (how, p.returncode,
+                                                      err))
+        check(o == b"", "%s: stdout %r" % (how, o))
+        stderr_is_ours(err)
+        check(dt < 8, "%s: end-of-file %.1f s after the launch" % (how, dt))
+        check_nothing_left(token, wait=0.5)
+        out.append("%s %.1fs" % (how, dt))
+    return ", ".join(out)
+
+
 def main():
     fn = globals().get("scenario_" + SCENARIO.replace("-", "_"))
     if fn is None:
