@@ -57,7 +57,8 @@ struct invocation {
 	long long timeout_ms;	 /* --timeout; 0: none */
 	long long kill_after_ms; /* --kill-after, or its default */
 	bool kill_after_given;
-	struct bounds bounds; /* --limit, over the defaults */
+	long long net_idle_ms; /* --net-idle-timeout, or its default */
+	struct bounds bounds;  /* --limit, over the defaults */
 	bool json;
 	bool allow_setuid_files; /* as root, --rw over setuid files */
 	char *project;		 /* --project as given, or NULL */
@@ -70,6 +71,7 @@ struct invocation {
 };
 
 #define CLI_DEFAULT_TIMEOUT_MS 10000L
+#define CLI_DEFAULT_NET_IDLE_MS 300000LL /* 5 minutes */
 
 int cli_parse(struct invocation *, int, char **);
 void cli_fail(struct invocation *, const char *, unsigned long, const char *,

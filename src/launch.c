@@ -1047,6 +1047,7 @@ start_proxy(const struct invocation *inv, struct ready_outcome *out,
 		    "the network proxy's socket did not come from the sandbox");
 		return -1;
 	}
+	netproxy_set_idle_timeout(inv->net_idle_ms);
 	return netproxy_start(steal_fd(&out->net_fd), &inv->policy.egress,
 	    inv->verbosity > 0, err);
 }

@@ -67,6 +67,7 @@ _concurrent() { fault concurrent --n 60; }
 _kill_bwrap() { fault kill-bwrap --n 100; }
 _bad_bwrap() { fault bad-bwrap; }
 _policy_size() { fault policy-size; }
+_held_tunnels() { fault held-tunnels; }
 _detached_bwrap() { fault detached-bwrap --fake "$(payload fake-bwrap.py)"; }
 
 @test "faults: a stream socket with little room gets the whole status line or nothing" {
@@ -121,4 +122,8 @@ _detached_bwrap() { fault detached-bwrap --fake "$(payload fake-bwrap.py)"; }
 
 @test "faults: what a bwrap detached (double fork, setsid) ends with the refusal: the caller gets end-of-file (sbox-exec(1), EXIT STATUS)" {
 	each_user _detached_bwrap
+}
+
+@test "faults: tunnels to an upstream that never answers end at --net-idle-timeout, threads and descriptors given back; the cap's event (sbox-exec(1), NETWORK BY NAME)" {
+	each_user _held_tunnels
 }

@@ -610,6 +610,173 @@ def scenario_detached_bwrap():
     return ", ".join(out)
 
 
+# --- proxy tunnels --------------------------------------------------------
+
+class SilentUpstream:
+    """A TCP server on 127.0.0.1 that accepts and never answers or closes;
+    with backlog_full, one whose queue is full, so that connect() hangs."""
+
+    def __init__(self, backlog_full=False):
+        import threading
+        self.s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.s.bind(("127.0.0.1", 0))
+        self.port = self.s.getsockname()[1]
+        self.held = []
+        if backlog_full:
+            self.s.listen(0)
+            # Fill the queue: later SYNs are dropped, connect() waits.
+            for _ in range(8):
+                c = socket.socket()
+                c.setblocking(False)
+                try:
+                    c.connect(("127.0.0.1", self.port))
+                except BlockingIOError:
+                    pass
+                self.held.append(c)
+            return
+        self.s.listen(128)
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self):
+        while True:
+            c, _ = self.s.accept()
+            self.held.append(c)
+
+
+TUNNELS_INNER = r"""
+import os, socket, sys, time
+port, sync, n, stuck = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+
+def step(name):
+    open(os.path.join(sync, name), "w").close()
+    while not os.path.exists(os.path.join(sync, name + ".go")):
+        time.sleep(0.02)
+
+def tunnel(p):
+    s = socket.create_connection(("127.0.0.1", 3128))
+    s.sendall(b"CONNECT 127.0.0.1:%s HTTP/1.1\r\n\r\n" % p.encode())
+    s.settimeout(30)
+    try:
+        line = s.recv(100).split(b"\r\n")[0]
+    except OSError:
+        line = b""
+    return s, line
+
+def many():
+    got = [tunnel(port) for _ in range(n)]
+    return [s for s, _ in got], sum(l.startswith(b"HTTP/1.1 200") for _, l in got)
+
+step("ready")
+held, ok = many()
+print("first", ok, flush=True)
+step("opened")
+for s in held:
+    s.close()
+step("closed")
+held, ok = many()
+print("again", ok, flush=True)
+for s in held:
+    s.close()
+step("closed-again")
+t = time.monotonic()
+s, line = tunnel(stuck)
+print("stuck", line.decode(), round(time.monotonic() - t), flush=True)
+"""
+
+
+def tasks_and_fds(pid):
+    return (len(os.listdir("/proc/%d/task" % pid)),
+            len(os.listdir("/proc/%d/fd" % pid)))
+
+
+def wait_until(cond, seconds, what):
+    end = time.time() + seconds
+    while time.time() < end:
+        if cond():
+            return
+        time.sleep(0.05)
+    raise Broken("%s, not within %d s" % (what(), seconds))
+
+
+def scenario_held_tunnels():
+    """Tunnels to an upstream that accepts and never answers: after the
+    client closes them they end at --net-idle-timeout, giving back their
+    threads and descriptors; at the cap (12 under a limit of 100
+    descriptors) the rest are refused with one net-limit event, and the
+    capacity comes back; a connect that hangs ends at its timeout."""
+    up = SilentUpstream()
+    stuck = SilentUpstream(backlog_full=True)
+    sync = os.path.join(SCRATCH, "tunnels")
+    os.makedirs(sync, exist_ok=True)
+    for f in os.listdir(sync):
+        os.unlink(os.path.join(sync, f))
+    os.chmod(sync, 0o777)
+    n = 30
+    r, w = os.pipe()
+    p = subprocess.Popen(
+        [SBOX, "--allow-host=127.0.0.1:%d" % up.port,
+         "--allow-host=127.0.0.1:%d" % stuck.port,
+         "--net-idle-timeout=1s", "--log-fd", str(w), "--rw", sync, "--",
+         "python3", "-c", TUNNELS_INNER, str(up.port), sync, str(n),
+         str(stuck.port)],
+        pass_fds=[w], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=with_limit(resource.RLIMIT_NOFILE, 100))
+    os.close(w)
+
+    def at(name):
+        wait_until(lambda: os.path.exists(os.path.join(sync, name)), 30,
+                   lambda: "the command did not reach %r (exit %r)"
+                   % (name, p.poll()))
+
+    def go(name):
+        open(os.path.join(sync, name + ".go"), "w").close()
+
+    try:
+        at("ready")
+        base = tasks_and_fds(p.pid)
+        go("ready")
+        at("opened")
+        held = tasks_and_fds(p.pid)
+        check(held[0] >= base[0] + 12 and held[1] >= base[1] + 12,
+              "12 tunnels held: threads and descriptors %r, before %r"
+              % (held, base))
+        go("opened")
+        at("closed")
+        # The client closed them; the upstream never will.
+        wait_until(lambda: tasks_and_fds(p.pid) == base, 15,
+                   lambda: "threads and descriptors %r after the tunnels "
+                   "closed, %r before" % (tasks_and_fds(p.pid), base))
+        go("closed")
+        at("closed-again")
+        wait_until(lambda: tasks_and_fds(p.pid) == base, 15,
+                   lambda: "threads and descriptors %r after the second "
+                   "tunnels closed, %r before" % (tasks_and_fds(p.pid), base))
+        go("closed-again")
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    with os.fdopen(r, "rb") as f:
+        events = [json.loads(x) for x in f.read().splitlines()]
+    lines = out.decode().splitlines()
+    check(p.returncode == 0, "exit %d %r %r" % (p.returncode, out, err))
+    check(lines[0] == "first 12" and lines[1] == "again 12",
+          "tunnels at the cap, then after the held ones ended: %r" % lines)
+    check(lines[2].startswith("stuck HTTP/1.1 502") and
+          8 <= int(lines[2].split()[-1]) <= 20,
+          "a connect that hangs: %r" % lines[2])
+    limits = [e for e in events if e["event"] == "net-limit"]
+    check(len(limits) == 2 and limits[0]["connections"] == 12 and
+          limits[0]["idle_timeout_ms"] == 1000,
+          "net-limit events %r" % limits)
+    refused = [e for e in events if e.get("reason") == "too many connections"]
+    check(len(refused) == 2 * (n - 12), "%d refusals at the cap"
+          % len(refused))
+    return "held %r, back to %r; %s" % (held, base, lines[2])
+
+
 def main():
     fn = globals().get("scenario_" + SCENARIO.replace("-", "_"))
     if fn is None:
