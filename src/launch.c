@@ -1024,6 +1024,8 @@ classify(const struct launch_spec *spec, const struct ready_outcome *out,
 	bwrap = realpath(link, NULL);
 	host.bwrap = bwrap;
 	host.nmounts = spec->inv->policy.nmounts;
+	if (sysctl_read_long("fs/mount-max", &host.mount_max) < 0)
+		host.mount_max = 0;
 	host.apparmor_restricts_userns =
 	    sysctl_read_long("kernel/apparmor_restrict_unprivileged_userns",
 		&restrict_userns) == 0 &&

@@ -37,6 +37,7 @@ struct reason_host {
 					   unprivileged_userns is 1 */
 	const char *bwrap; /* the real path of the bwrap in use, or NULL */
 	size_t nmounts;	   /* the mounts bwrap was asked to set up */
+	long mount_max;	   /* fs.mount-max, or 0 when unknown */
 };
 
 /* Above this many mounts, bwrap's setup time (which grows with the
