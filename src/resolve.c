@@ -562,6 +562,7 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 		break;
 	case OPT_PROBE_TIMEOUT:
 		(void)options_parse_seconds(value, &rs->inv->probe_timeout_ms);
+		rs->inv->probe_timeout_given = true;
 		break;
 	case OPT_TIMEOUT:
 	case OPT_KILL_AFTER:
@@ -902,5 +903,8 @@ resolve_invocation(struct invocation *inv)
 	if (inv->err.detail == NULL &&
 	    policy_finish(&inv->policy, &inv->err) == 0)
 		check_chdir(inv);
+	if (!inv->probe_timeout_given && inv->policy.nmounts > CLI_MANY_MOUNTS)
+		inv->probe_timeout_ms += (long)(inv->policy.nmounts *
+		    inv->policy.nmounts / CLI_MOUNTS_SQ_PER_MS);
 	return inv->err.detail == NULL ? 0 : -1;
 }

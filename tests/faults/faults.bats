@@ -64,7 +64,7 @@ _nofile() {
 _closed_stdio() { fault closed-stdio; }
 _signal_storm() { fault signal-storm --n 150; }
 _concurrent() { fault concurrent --n 60; }
-_kill_bwrap() { fault kill-bwrap --n 100; }
+_kill_bwrap() { fault kill-bwrap --n 100 --max-delay 0.05; }
 _bad_bwrap() { fault bad-bwrap; }
 _policy_size() { fault policy-size; }
 _held_tunnels() { fault held-tunnels; }

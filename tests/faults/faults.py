@@ -500,7 +500,7 @@ def scenario_kill_bwrap():
     for i in range(n):
         p, r = launch_marked(marker, token, 1)
         t = time.time()
-        time.sleep(rng.uniform(0, 0.02))
+        time.sleep(rng.uniform(0, float(ARGS.get("--max-delay", 0.02))))
         try:
             with open("/proc/%d/task/%d/children" % (p.pid, p.pid)) as f:
                 kids = [int(x) for x in f.read().split()]
