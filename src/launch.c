@@ -283,7 +283,7 @@ open_hidden_fds(struct bwrap_input *in, size_t n)
 #define LAUNCH_OWN_FDS 16
 
 /*
- * Descriptors, checked before any is opened (sbox-exec(1), LIMITS): one
+ * Descriptors, checked before any is opened (sbox-exec(1), Policy size): one
  * per grant bound from its descriptor and per hidden file, a handful of
  * the launcher's, and, while bwrap's child moves them to their numbers,
  * a second copy of each.  Against the soft limit, which bwrap and the
@@ -313,7 +313,7 @@ check_descriptors(const struct policy *p, bool by_fd, struct sbox_error *err)
 }
 
 /* bwrap's limit on its arguments, checked before it is run
- * (sbox-exec(1), LIMITS). */
+ * (sbox-exec(1), Policy size). */
 static int
 check_bwrap_words(const struct bwrap_cmd *cmd, struct sbox_error *err)
 {
@@ -1056,8 +1056,8 @@ start_proxy(const struct invocation *inv, struct ready_outcome *out,
 
 /*
  * Whether bwrap has ended (it is left to be reaped), waiting a moment for
- * it: when it is killed, what it started goes first and its own end
- * follows, so a look at /proc can fail before bwrap is seen to end.
+ * it: when bwrap is killed, the processes it started can be gone from
+ * /proc before its own end shows, so a look at them fails first.
  */
 static bool
 bwrap_ended_meanwhile(pid_t pid)
