@@ -167,6 +167,7 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 	case OPT_PROFILE:
 	case OPT_TIMEOUT:
 	case OPT_KILL_AFTER:
+	case OPT_NET_IDLE_TIMEOUT:
 	case OPT_LIMIT:
 	case OPT_END:
 		break; /* they shape the sandbox: resolve.c applies them */
@@ -259,6 +260,7 @@ cli_parse(struct invocation *inv, int argc, char **argv)
 	memset(inv, 0, sizeof(*inv));
 	inv->probe_timeout_ms = CLI_DEFAULT_TIMEOUT_MS;
 	inv->kill_after_ms = BOUNDS_DEFAULT_KILL_AFTER_MS;
+	inv->net_idle_ms = CLI_DEFAULT_NET_IDLE_MS;
 	bounds_set_defaults(&inv->bounds);
 	inv->log_fd = -1;
 	opterr = 0;

@@ -24,6 +24,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -278,6 +279,57 @@ open_hidden_fds(struct bwrap_input *in, size_t n)
 	return 0;
 }
 
+/* The launcher's own descriptors that bwrap gets or that are open beside
+ * the grants' (stage two's, the control socket, the terminal...). */
+#define LAUNCH_OWN_FDS 16
+
+/*
+ * Descriptors, checked before any is opened (sbox-exec(1), Policy size): one
+ * per grant bound from its descriptor and per hidden file, a handful of
+ * the launcher's, and, while bwrap's child moves them to their numbers,
+ * a second copy of each.  Against the soft limit, which bwrap and the
+ * command inherit as it is.
+ */
+static int
+check_descriptors(const struct policy *p, bool by_fd, struct sbox_error *err)
+{
+	struct rlimit rl;
+	size_t n = bwrap_cmd_hidden_files(p) + LAUNCH_OWN_FDS, need;
+
+	for (size_t i = 0; by_fd && i < p->nmounts; i++)
+		if (p->mounts[i].kind == MOUNT_RO ||
+		    p->mounts[i].kind == MOUNT_RW)
+			n++;
+	need = 2 * n + 3;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    need <= rl.rlim_cur)
+		return 0;
+	sbox_error_set(err, SBOX_INVALID_POLICY,
+	    "the sandbox needs %zu descriptors to hand bwrap its %zu mounts, above the limit on open files (%llu)",
+	    need, p->nmounts, (unsigned long long)rl.rlim_cur);
+	sbox_error_hint(err,
+	    "raise the limit (ulimit -n %zu), or grant fewer, wider paths",
+	    need);
+	return -1;
+}
+
+/* bwrap's limit on its arguments, checked before it is run
+ * (sbox-exec(1), Policy size). */
+static int
+check_bwrap_words(const struct bwrap_cmd *cmd, struct sbox_error *err)
+{
+	size_t n = cmd->argv.n > 0 ? cmd->argv.n - 1 : 0;
+
+	if (n <= BWRAP_MAX_ARGS)
+		return 0;
+	sbox_error_set(err, SBOX_INVALID_POLICY,
+	    "the sandbox takes %zu arguments to bwrap, which accepts at most %d",
+	    n, BWRAP_MAX_ARGS);
+	sbox_error_hint(err,
+	    "grant fewer, wider paths: each --ro, --rw or --hide takes three, each --setenv three");
+	return -1;
+}
+
 /*
  * The sandbox part of the bwrap command for INV, up to its "--": the
  * same for the launch and for --print.  BY_FD: grants bound from
@@ -296,6 +348,18 @@ build_sandbox(struct bwrap_cmd *cmd, const struct invocation *inv,
 		.disable_userns = bw->disable_userns,
 	};
 
+	/* Each mount takes two of bwrap's words at least: that limit first,
+	 * before a descriptor limit that raising would not get past. */
+	if (2 * p->nmounts > BWRAP_MAX_ARGS) {
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "the sandbox's %zu mounts take more arguments to bwrap than the %d it accepts",
+		    p->nmounts, BWRAP_MAX_ARGS);
+		sbox_error_hint(err,
+		    "grant fewer, wider paths: each --ro, --rw or --hide takes three");
+		return -1;
+	}
+	if (check_descriptors(p, by_fd, err) < 0)
+		return -1;
 	for (size_t i = 0; i < p->nkeep; i++)
 		bwrap_cmd_keep_fd(cmd, p->keep_fds[i], "named with --keep-fd");
 	if (open_hidden_fds(&in, bwrap_cmd_hidden_files(p)) < 0)
@@ -344,6 +408,8 @@ launch_print(const struct invocation *inv, const struct located *bw,
 	if (build_sandbox(&cmd, inv, bw, false, err) < 0)
 		return -1;
 	bwrap_cmd_add_args(&cmd, inv->command);
+	if (check_bwrap_words(&cmd, err) < 0)
+		return -1;
 	print_argv(stdout, cmd.argv.v);
 	for (size_t i = 0; i < cmd.nfds && inv->verbosity >= 0; i++) {
 		cleanup_buf struct buf safe = { 0 };
@@ -446,7 +512,7 @@ prepare(struct launch *l, const struct launch_spec *spec,
 	if (l->saved_stderr < 0)
 		return failed(err, "cannot prepare the launch");
 	if (build_sandbox(&l->cmd, inv, spec->located, true, err) < 0 ||
-	    add_stage2(l, inv, err) < 0)
+	    add_stage2(l, inv, err) < 0 || check_bwrap_words(&l->cmd, err) < 0)
 		return -1;
 	/* bwrap is executed from its descriptor, which a script is read
 	 * through: taken last, it moves no number the words name. */
@@ -961,6 +1027,9 @@ classify(const struct launch_spec *spec, const struct ready_outcome *out,
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", spec->located->fd);
 	bwrap = realpath(link, NULL);
 	host.bwrap = bwrap;
+	host.nmounts = spec->inv->policy.nmounts;
+	if (sysctl_read_long("fs/mount-max", &host.mount_max) < 0)
+		host.mount_max = 0;
 	host.apparmor_restricts_userns =
 	    sysctl_read_long("kernel/apparmor_restrict_unprivileged_userns",
 		&restrict_userns) == 0 &&
@@ -984,8 +1053,33 @@ start_proxy(const struct invocation *inv, struct ready_outcome *out,
 		    "the network proxy's socket did not come from the sandbox");
 		return -1;
 	}
+	netproxy_set_idle_timeout(inv->net_idle_ms);
 	return netproxy_start(steal_fd(&out->net_fd), &inv->policy.egress,
 	    inv->verbosity > 0, err);
+}
+
+/*
+ * Whether bwrap has ended (it is left to be reaped), waiting a moment for
+ * it: when bwrap is killed, the processes it started can be gone from
+ * /proc before its own end shows, so a look at them fails first.
+ */
+static bool
+bwrap_ended_meanwhile(pid_t pid)
+{
+	long deadline = util_now_ms() + 250;
+
+	for (;;) {
+		siginfo_t si = { 0 };
+		struct timespec pause = { 0, 1000000 };
+
+		if (waitid(P_PID, (id_t)pid, &si,
+			WEXITED | WNOHANG | WNOWAIT) == 0 &&
+		    si.si_pid == pid)
+			return true;
+		if (util_now_ms() >= deadline)
+			return false;
+		nanosleep(&pause, NULL);
+	}
 }
 
 /*
@@ -1000,6 +1094,7 @@ await_sandbox(struct launch *l, const struct launch_spec *spec,
 	const struct invocation *inv = spec->inv;
 	/* Everything inside carries the launcher's filters and bwrap's. */
 	int filters = verify_seccomp_filters() + 1;
+	int verified;
 
 	if (ready_wait(l->ctrl, l->err_read, l->bwrap_pid,
 		inv->probe_timeout_ms, out) < 0) {
@@ -1008,9 +1103,18 @@ await_sandbox(struct launch *l, const struct launch_spec *spec,
 		ready_outcome_free(out);
 		return -1;
 	}
-	if (verify_sandbox(l->bwrap_pid, out->cmd_pid, inv->policy.net, filters,
-		out->watch_fd >= 0, err) < 0 ||
-	    start_proxy(inv, out, err) < 0) {
+	verified = verify_sandbox(l->bwrap_pid, out->cmd_pid, inv->policy.net,
+	    filters, out->watch_fd >= 0, err);
+	if (verified < 0 && bwrap_ended_meanwhile(l->bwrap_pid)) {
+		/* What vanished from /proc went with bwrap: its end is the
+		 * cause, not a sandbox of the wrong kind. */
+		sbox_error_clear(err);
+		ready_collect_failure(l->err_read, l->bwrap_pid, out);
+		classify(spec, out, err);
+		ready_outcome_free(out);
+		return -1;
+	}
+	if (verified < 0 || start_proxy(inv, out, err) < 0) {
 		kill(-l->bwrap_pid, SIGKILL);
 		kill(l->bwrap_pid, SIGKILL);
 		ready_collect_failure(l->err_read, l->bwrap_pid, out);

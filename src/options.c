@@ -250,7 +250,8 @@ check_number(enum opt_id id, const char *name, const char *value)
 		    xasprintf(
 			"--probe-timeout: '%s' is not a number of seconds between 0 and 86400",
 			value);
-	if (id == OPT_TIMEOUT || id == OPT_KILL_AFTER)
+	if (id == OPT_TIMEOUT || id == OPT_KILL_AFTER ||
+	    id == OPT_NET_IDLE_TIMEOUT)
 		return bounds_parse_duration(value, &dur) == 0 ?
 		    NULL :
 		    xasprintf(
@@ -324,6 +325,7 @@ options_check_value(enum opt_id id, const char *value)
 	case OPT_PROBE_TIMEOUT:
 	case OPT_TIMEOUT:
 	case OPT_KILL_AFTER:
+	case OPT_NET_IDLE_TIMEOUT:
 		return check_number(id, name, value);
 	case OPT_LIMIT: {
 		struct bounds b = { 0 };

@@ -74,6 +74,9 @@ enum opt_section {
 	    "=PATTERN[:PORT]\treach this host through the launcher's proxy")   \
 	X(DENY_HOST, "deny-host", 0, required_argument, SCOPE_ANYWHERE,        \
 	    SECTION_NETWORK, "=PATTERN[:PORT]\tan exception to --allow-host")  \
+	X(NET_IDLE_TIMEOUT, "net-idle-timeout", 0, required_argument,          \
+	    SCOPE_ANYWHERE, SECTION_NETWORK,                                   \
+	    "=DURATION\tend a proxy tunnel idle this long (5m)")               \
 	X(CHDIR, "chdir", 'C', required_argument, SCOPE_ANYWHERE,              \
 	    SECTION_PROCESS,                                                   \
 	    "=DIR\tworking directory inside (default: the project)")           \

@@ -255,12 +255,71 @@ policy_path_visible(const struct policy *p, const char *path)
 	return false;
 }
 
+static int
+same_mount_cmp(const void *a, const void *b)
+{
+	const struct mount *x = *(const struct mount *const *)a;
+	const struct mount *y = *(const struct mount *const *)b;
+	int r = strcmp(x->dest, y->dest);
+
+	if (r == 0)
+		r = (int)x->kind - (int)y->kind;
+	if (r == 0)
+		r = strcmp(x->src ? x->src : "", y->src ? y->src : "");
+	if (r == 0 && x->protection != y->protection)
+		r = x->protection ? -1 : 1;
+	if (r == 0 && x->seq != y->seq)
+		r = x->seq < y->seq ? -1 : 1;
+	return r;
+}
+
+static bool
+same_mount(const struct mount *x, const struct mount *y)
+{
+	return x->kind == y->kind && x->protection == y->protection &&
+	    strcmp(x->dest, y->dest) == 0 &&
+	    strcmp(x->src ? x->src : "", y->src ? y->src : "") == 0;
+}
+
+/*
+ * Drop every mount that a later, identical one (same kind, source and
+ * place) covers: the sandbox is the same, and a generated policy that
+ * names a file many times costs one mount, one descriptor and three of
+ * bwrap's arguments for it, not one per mention.  O(n log n).
+ */
+static void
+drop_repeated_mounts(struct policy *p)
+{
+	cleanup_free struct mount **by = xcalloc(p->nmounts, sizeof(*by));
+	cleanup_free bool *drop = xcalloc(p->nmounts, sizeof(*drop));
+	size_t kept = 0;
+
+	for (size_t i = 0; i < p->nmounts; i++)
+		by[i] = &p->mounts[i];
+	qsort(by, p->nmounts, sizeof(*by), same_mount_cmp);
+	for (size_t i = 0; i + 1 < p->nmounts; i++)
+		if (same_mount(by[i], by[i + 1]))
+			drop[by[i] - p->mounts] = true;
+	for (size_t i = 0; i < p->nmounts; i++) {
+		if (drop[i]) {
+			free(p->mounts[i].dest);
+			free(p->mounts[i].src);
+			free(p->mounts[i].given);
+			continue;
+		}
+		p->mounts[kept++] = p->mounts[i];
+	}
+	p->nmounts = kept;
+}
+
 /* Order the mounts and check what can only be checked on the whole. */
 int
 policy_finish(struct policy *p, struct sbox_error *err)
 {
-	if (p->nmounts > 0)
+	if (p->nmounts > 0) {
 		qsort(p->mounts, p->nmounts, sizeof(*p->mounts), mount_cmp);
+		drop_repeated_mounts(p);
+	}
 	if (p->egress.n > 0 && p->net) {
 		sbox_error_set(err, SBOX_INVALID_POLICY,
 		    "--allow-host and --deny-host do not go with --net: the allow-list is the sandbox's only way out");

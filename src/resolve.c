@@ -499,6 +499,20 @@ add_host(struct resolver *rs, enum opt_id id, const char *value,
 		fail(rs, o, "--%s: '%s': %s", options_name(id), value, why);
 }
 
+/* --timeout, --kill-after, --net-idle-timeout: their form was checked
+ * by options_check_value(). */
+static void
+set_duration(struct invocation *inv, enum opt_id id, const char *value)
+{
+	long long *to = id == OPT_TIMEOUT ? &inv->timeout_ms :
+	    id == OPT_KILL_AFTER	  ? &inv->kill_after_ms :
+					    &inv->net_idle_ms;
+
+	(void)bounds_parse_duration(value, to);
+	if (id == OPT_KILL_AFTER)
+		inv->kill_after_given = true;
+}
+
 /* Apply one option, from argv or a file.  VALUE2 only for --setenv. */
 static void
 apply_option(struct resolver *rs, enum opt_id id, const char *value,
@@ -548,13 +562,12 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 		break;
 	case OPT_PROBE_TIMEOUT:
 		(void)options_parse_seconds(value, &rs->inv->probe_timeout_ms);
+		rs->inv->probe_timeout_given = true;
 		break;
 	case OPT_TIMEOUT:
-		(void)bounds_parse_duration(value, &rs->inv->timeout_ms);
-		break;
 	case OPT_KILL_AFTER:
-		(void)bounds_parse_duration(value, &rs->inv->kill_after_ms);
-		rs->inv->kill_after_given = true;
+	case OPT_NET_IDLE_TIMEOUT:
+		set_duration(rs->inv, id, value);
 		break;
 	case OPT_LIMIT: /* its form: options_check_value() */
 		free(bounds_parse_limit(value, &rs->inv->bounds));
@@ -896,5 +909,8 @@ resolve_invocation(struct invocation *inv)
 	if (inv->err.detail == NULL &&
 	    policy_finish(&inv->policy, &inv->err) == 0)
 		check_chdir(inv);
+	if (!inv->probe_timeout_given && inv->policy.nmounts > CLI_MANY_MOUNTS)
+		inv->probe_timeout_ms += (long)(inv->policy.nmounts *
+		    inv->policy.nmounts / CLI_MOUNTS_SQ_PER_MS);
 	return inv->err.detail == NULL ? 0 : -1;
 }

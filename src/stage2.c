@@ -285,8 +285,10 @@ static void lookup_command(const char *, const char *, struct lookup *);
  * repeat the whole PATH search of the next, its cost the number of PATH
  * entries to the power of the depth.  So the lookup of a NAME through env
  * is done once and remembered, env's nesting is followed ENV_NEST_MAX
- * deep, and past CHECKS_MAX files checked, a file is taken to run: the
- * lookup is advisory, execve() has the last word.
+ * deep, and past CHECKS_MAX files read, a file that is there and may be
+ * executed is taken to run without reading it: the lookup is advisory,
+ * execve() has the last word.  Whether a file is there is never guessed
+ * (a PATH of 2 000 entries must not find a file that does not exist).
  */
 #define ENV_NEST_MAX 8
 #define ENV_SEEN_MAX 8
@@ -417,8 +419,6 @@ check_file(const char *path, int depth, char *why, size_t len)
 	int r;
 	cleanup_fd int fd = -1;
 
-	if (++lookup_state.checks > CHECKS_MAX)
-		return RUNS;
 	if (depth > SCRIPT_NEST_MAX) {
 		snprintf(why, len,
 		    "%s: %s (more than %d nested \"#!\" scripts)", path,
@@ -427,6 +427,13 @@ check_file(const char *path, int depth, char *why, size_t len)
 	}
 	if ((r = check_access(path, why, len)) != RUNS)
 		return r;
+	/*
+	 * The budget bounds only what follows (reading the file, looking
+	 * its interpreter up): whether a file is there is always asked, so
+	 * that a long PATH never makes a missing file look found.
+	 */
+	if (++lookup_state.checks > CHECKS_MAX)
+		return RUNS;
 	/* Not blocking: a file replaced by a FIFO since stat() is no file. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)

@@ -435,3 +435,36 @@ _loader_missing() {
 @test "an ELF program whose loader is not in the sandbox: command-not-executable" {
 	each_user _loader_missing
 }
+
+# A PATH of 2 000 entries that do not exist before the tool's directory:
+# the lookup walks all of them, as execvp(3) does, and names the file
+# that runs (sbox-exec(1), STATUS: "command").
+_long_path() {
+	local long="" i
+	for i in $(seq 0 1999); do
+		long=$long$D/none/$i:
+	done
+	rm -f "$D/marks/tool"
+	# Control: on the host, execvp finds the tool past 2 000 entries.
+	PATH=$long$D/bin:/usr/bin:/bin run usr env sbox-test-tool
+	assert_status 0
+	assert_eq "$output" tool-ran
+	rm -f "$D/marks/tool"
+
+	PATH=$long$D/bin:/usr/bin:/bin launch 0 --rw "$D/marks" -- sbox-test-tool
+	assert_eq "$output" tool-ran
+	assert_eq "$(jq -r .status "$D/status")" success
+	assert_eq "$(jq -r .command "$D/status")" "$D/bin/sbox-test-tool"
+	assert_file "$D/marks/tool" ran
+	rm -f "$D/marks/tool"
+	# Past 2 000 entries to a directory of the system's: the real file.
+	PATH=$long/usr/bin:/bin launch 0 -- true
+	assert_eq "$(jq -r .command "$D/status")" "$(PATH=/usr/bin:/bin type -P true)"
+	# Nowhere on it: not found, never a file of the PATH named as found.
+	launch 127 --setenv PATH "${long%:}" -- sbox-test-tool
+	refused command-not-found 127 "sbox-test-tool: not found on the sandbox's PATH ($D/none/0:"
+}
+
+@test "a PATH of 2 000 entries before the command's directory: the file execvp finds, or not found" {
+	each_user _long_path
+}
