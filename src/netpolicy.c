@@ -429,12 +429,22 @@ void
 netpolicy_host_add(struct np_host *host, int family, const unsigned char *a,
     int prefix, bool peer)
 {
-	int max = family == AF_INET ? 32 : 128;
-	size_t len = family == AF_INET ? 4 : 16;
+	int max, pass;
+	size_t len;
 
+	/* An IPv4-mapped address is its IPv4 one, as netpolicy_local()
+	 * judges it. */
+	if (family == AF_INET6 && memcmp(a, v4mapped, 12) == 0 &&
+	    prefix >= 96) {
+		family = AF_INET;
+		a += 12;
+		prefix -= 96;
+	}
+	max = family == AF_INET ? 32 : 128;
+	len = family == AF_INET ? 4 : 16;
 	if (prefix < 0 || prefix > max)
 		prefix = max;
-	for (int pass = 0; pass < 2; pass++) {
+	for (pass = 0; pass < 2; pass++) {
 		struct np_hostnet *h;
 		int bits = pass == 0 ? max : prefix;
 

@@ -315,7 +315,8 @@ special_hosts() {
 	done <<<"$SPECIAL_NAMES" >>"$HOSTS"
 	printf '%s\n' "44.55.66.10 global.test" "2a09:2::10 global6.test" \
 		"11.22.33.1 self.test" "11.22.33.7 peer.test" \
-		"2a09:1::7 peer6.test" "44.0.0.5 anyip.test" >>"$HOSTS"
+		"2a09:1::7 peer6.test" "44.0.0.5 anyip.test" \
+		"::ffff:11.22.33.1 mapped.test" >>"$HOSTS"
 }
 
 pass_special() {
@@ -419,14 +420,15 @@ pass_local() {
 EOF
 	: >"$W/reached"
 	: >"$W/world/reached"
-	# In the sandbox, the host's own address, an on-link one (IPv4 and
-	# IPv6) and one the kernel routes to the host: every port allowed by
-	# name, open or closed, gets the same answer, and no listener sees a
-	# connection.
+	# In the sandbox, the host's own address (also IPv4-mapped), an
+	# on-link one (IPv4 and IPv6) and one the kernel routes to the host:
+	# every port allowed by name, open or closed, gets the same answer,
+	# and no listener sees a connection.
 	for name in self.test:"this host's own address" \
 		peer.test:"an address on this host's network" \
 		peer6.test:"an address on this host's network" \
-		anyip.test:"this host's own address"; do
+		anyip.test:"this host's own address" \
+		mapped.test:"this host's own address"; do
 		first=""
 		for port in "$PORT_HOST" "$PORT_WORLD"; do
 			NETNS=$NET_HOST run --separate-stderr hsbx \

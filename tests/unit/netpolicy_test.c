@@ -390,6 +390,16 @@ test_host(void)
 	is_str(netpolicy_check_addr(&np, AF_INET,
 		   (inet_pton(AF_INET, "11.22.33.1", a), a), 443, false, &host),
 	    "address not in allow-list", "an own address as a literal");
+	/* The kernel's word on an IPv4-mapped address (hostnet.c). */
+	inet_pton(AF_INET6, "::ffff:44.2.0.9", a);
+	netpolicy_host_add(&host, AF_INET6, a, 128, false);
+	is_str(netpolicy_check_addr(&np, AF_INET,
+		   (inet_pton(AF_INET, "44.2.0.9", a), a), 443, true, &host),
+	    "this host's own address", "added IPv4-mapped, asked as IPv4");
+	is_str(netpolicy_check_addr(&np, AF_INET6,
+		   (inet_pton(AF_INET6, "::ffff:44.2.0.9", a), a), 443, true,
+		   &host),
+	    "this host's own address", "added IPv4-mapped, asked so");
 	netpolicy_host_free(&host);
 	ok(host.n == 0 && host.v == NULL, "freed");
 	netpolicy_free(&np);
