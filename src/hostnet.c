@@ -12,8 +12,8 @@
  * it being on an interface (a "local" route, such as 127.0.0.0/8 or one
  * added for a whole network): a datagram socket connected to it, which
  * sends nothing, takes that same address as its source.
- * MUST NOT print or exit; a failure to read is no address, and the
- * special-purpose table of netpolicy.c still applies.
+ * MUST NOT print or exit; MUST say when it could not find out (the
+ * proxy then connects to nothing rather than to what it could not judge).
  */
 #include "config.h"
 
@@ -57,14 +57,15 @@ prefix_of(const unsigned char *mask, size_t len)
 	return bits;
 }
 
-/* This host's addresses and its interfaces' networks, into HOST. */
-void
+/* This host's addresses and its interfaces' networks, into HOST; -1
+ * with errno when they cannot be read. */
+int
 hostnet_read(struct np_host *host)
 {
 	struct ifaddrs *all = NULL;
 
 	if (getifaddrs(&all) < 0)
-		return;
+		return -1;
 	for (const struct ifaddrs *i = all; i != NULL; i = i->ifa_next) {
 		const unsigned char *a = bytes(i->ifa_addr);
 		const unsigned char *mask = bytes(i->ifa_netmask);
@@ -86,14 +87,16 @@ hostnet_read(struct np_host *host)
 			    max, true);
 	}
 	freeifaddrs(all);
+	return 0;
 }
 
 /*
- * Whether the kernel delivers address A of FAMILY to this host itself.
- * connect() on a datagram socket only looks the route up; for a local
- * destination the source it picks is the destination.
+ * Whether the kernel delivers address A of FAMILY to this host itself:
+ * 1 or 0, or -1 with errno when it cannot be asked.  connect() on a
+ * datagram socket only looks the route up (no route at all: not here);
+ * for a local destination the source it picks is the destination.
  */
-bool
+int
 hostnet_routes_here(int family, const unsigned char *a)
 {
 	struct sockaddr_storage to = { 0 }, self = { 0 };
@@ -103,7 +106,7 @@ hostnet_routes_here(int family, const unsigned char *a)
 	cleanup_fd int fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
 	if (fd < 0)
-		return false;
+		return -1;
 	to.ss_family = (sa_family_t)family;
 	if (family == AF_INET) {
 		((struct sockaddr_in *)&to)->sin_port = htons(9);
@@ -112,10 +115,11 @@ hostnet_routes_here(int family, const unsigned char *a)
 		((struct sockaddr_in6 *)&to)->sin6_port = htons(9);
 		memcpy(&((struct sockaddr_in6 *)&to)->sin6_addr, a, 16);
 	}
-	if (connect(fd, (struct sockaddr *)&to, len) < 0 ||
-	    getsockname(fd, (struct sockaddr *)&self, &sl) < 0 ||
-	    self.ss_family != family)
-		return false;
-	return memcmp(bytes((struct sockaddr *)&self), a,
-		   family == AF_INET ? 4 : 16) == 0;
+	if (connect(fd, (struct sockaddr *)&to, len) < 0)
+		return 0;
+	if (getsockname(fd, (struct sockaddr *)&self, &sl) < 0)
+		return -1;
+	return self.ss_family == family &&
+	    memcmp(bytes((struct sockaddr *)&self), a,
+		family == AF_INET ? 4 : 16) == 0;
 }

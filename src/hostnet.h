@@ -7,11 +7,9 @@
 #ifndef SBOX_HOSTNET_H
 #define SBOX_HOSTNET_H
 
-#include <stdbool.h>
-
 #include "netpolicy.h"
 
-void hostnet_read(struct np_host *);
-bool hostnet_routes_here(int, const unsigned char *);
+int hostnet_read(struct np_host *);
+int hostnet_routes_here(int, const unsigned char *);
 
 #endif

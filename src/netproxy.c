@@ -190,8 +190,14 @@ connect_allowed(struct conn *c, const struct addrinfo *ai, bool by_name)
 	const char *refused = NULL;
 	int last = 0;
 
-	if (by_name)
-		hostnet_read(&host);
+	/* What cannot be judged is not connected to. */
+	if (by_name && hostnet_read(&host) < 0) {
+		c->denied = false;
+		c->socks = 1;
+		snprintf(c->why, sizeof(c->why),
+		    "cannot read this host's addresses: %s", strerror(errno));
+		return -1;
+	}
 	for (; ai != NULL; ai = ai->ai_next) {
 		const unsigned char *a = ai->ai_family == AF_INET ?
 		    (const unsigned char *)&((struct sockaddr_in *)ai->ai_addr)
@@ -199,9 +205,14 @@ connect_allowed(struct conn *c, const struct addrinfo *ai, bool by_name)
 		    (const unsigned char *)&((struct sockaddr_in6 *)ai->ai_addr)
 			->sin6_addr;
 		const char *why;
-		int fd;
+		int fd,
+		    here = by_name ? hostnet_routes_here(ai->ai_family, a) : 0;
 
-		if (by_name && hostnet_routes_here(ai->ai_family, a))
+		if (here < 0) {
+			last = errno;
+			continue;
+		}
+		if (here > 0)
 			netpolicy_host_add(&host, ai->ai_family, a,
 			    ai->ai_family == AF_INET ? 32 : 128, false);
 		why = netpolicy_check_addr(&px.np, ai->ai_family, a, c->r.port,
