@@ -10,18 +10,22 @@
  * netmask gives (and a point-to-point link's other end); and the
  * kernel's routing decision, for an address it delivers locally without
  * it being on an interface (a "local" route, such as 127.0.0.0/8 or one
- * added for a whole network): a datagram socket connected to it, which
- * sends nothing, takes that same address as its source.
+ * added for a whole network, with or without a source address of its
+ * own): the route lookup of "ip route get", asked over netlink.
  * MUST NOT print or exit; MUST say when it could not find out (the
  * proxy then connects to nothing rather than to what it could not judge).
  */
 #include "config.h"
 
+#include <errno.h>
 #include <ifaddrs.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "hostnet.h"
@@ -92,34 +96,67 @@ hostnet_read(struct np_host *host)
 
 /*
  * Whether the kernel delivers address A of FAMILY to this host itself:
- * 1 or 0, or -1 with errno when it cannot be asked.  connect() on a
- * datagram socket only looks the route up (no route at all: not here);
- * for a local destination the source it picks is the destination.
+ * 1 or 0, or -1 with errno when it cannot be asked.  The kernel's own
+ * route lookup (RTM_GETROUTE, as "ip route get" asks it) says whether
+ * the route it would take is a local one; an error in its answer means
+ * no route there at all, so nothing would be connected either.
  */
 int
 hostnet_routes_here(int family, const unsigned char *a)
 {
-	struct sockaddr_storage to = { 0 }, self = { 0 };
-	socklen_t len = family == AF_INET ? sizeof(struct sockaddr_in) :
-					    sizeof(struct sockaddr_in6);
-	socklen_t sl = sizeof(self);
-	cleanup_fd int fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	static const unsigned char mapped[12] = { [10] = 0xff, [11] = 0xff };
+	struct {
+		struct nlmsghdr nh;
+		struct rtmsg rt;
+		unsigned char dst[RTA_SPACE(16)];
+	} req;
+	union {
+		struct nlmsghdr nh;
+		unsigned char b[4096];
+	} ans;
+	struct rtattr *rta;
+	size_t len;
+	ssize_t n;
+	struct timeval tv = { .tv_sec = 2 };
+	cleanup_fd int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC,
+	    NETLINK_ROUTE);
 
 	if (fd < 0)
 		return -1;
-	to.ss_family = (sa_family_t)family;
-	if (family == AF_INET) {
-		((struct sockaddr_in *)&to)->sin_port = htons(9);
-		memcpy(&((struct sockaddr_in *)&to)->sin_addr, a, 4);
-	} else {
-		((struct sockaddr_in6 *)&to)->sin6_port = htons(9);
-		memcpy(&((struct sockaddr_in6 *)&to)->sin6_addr, a, 16);
+	if (family == AF_INET6 && memcmp(a, mapped, 12) == 0) {
+		family = AF_INET;
+		a += 12;
 	}
-	if (connect(fd, (struct sockaddr *)&to, len) < 0)
-		return 0;
-	if (getsockname(fd, (struct sockaddr *)&self, &sl) < 0)
+	len = family == AF_INET ? 4 : 16;
+	memset(&req, 0, sizeof(req));
+	req.nh.nlmsg_type = RTM_GETROUTE;
+	req.nh.nlmsg_flags = NLM_F_REQUEST;
+	req.rt.rtm_family = (unsigned char)family;
+	req.rt.rtm_dst_len = (unsigned char)(len * 8);
+	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.rt));
+	rta = (struct rtattr *)((char *)&req + NLMSG_ALIGN(req.nh.nlmsg_len));
+	rta->rta_type = RTA_DST;
+	rta->rta_len = (unsigned short)RTA_LENGTH(len);
+	memcpy(RTA_DATA(rta), a, len);
+	req.nh.nlmsg_len = NLMSG_ALIGN(req.nh.nlmsg_len) + RTA_LENGTH(len);
+	(void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (send(fd, &req, req.nh.nlmsg_len, 0) < 0)
 		return -1;
-	return self.ss_family == family &&
-	    memcmp(bytes((struct sockaddr *)&self), a,
-		family == AF_INET ? 4 : 16) == 0;
+	do
+		n = recv(fd, &ans, sizeof(ans), 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -1;
+	if (!NLMSG_OK(&ans.nh, (size_t)n)) {
+		errno = EPROTO;
+		return -1;
+	}
+	if (ans.nh.nlmsg_type == NLMSG_ERROR)
+		return 0;
+	if (ans.nh.nlmsg_type != RTM_NEWROUTE ||
+	    ans.nh.nlmsg_len < NLMSG_LENGTH(sizeof(struct rtmsg))) {
+		errno = EPROTO;
+		return -1;
+	}
+	return ((struct rtmsg *)NLMSG_DATA(&ans.nh))->rtm_type == RTN_LOCAL;
 }

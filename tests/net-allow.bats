@@ -316,7 +316,7 @@ special_hosts() {
 	printf '%s\n' "44.55.66.10 global.test" "2a09:2::10 global6.test" \
 		"11.22.33.1 self.test" "11.22.33.7 peer.test" \
 		"2a09:1::7 peer6.test" "44.0.0.5 anyip.test" \
-		"::ffff:11.22.33.1 mapped.test" >>"$HOSTS"
+		"::ffff:11.22.33.1 mapped.test" "44.0.1.5 anyipsrc.test" >>"$HOSTS"
 }
 
 pass_special() {
@@ -416,6 +416,7 @@ pass_local() {
 11.22.33.1 $PORT_HOST $PORT_WORLD
 11.22.33.7 $PORT_WORLD $PORT_HOST
 44.0.0.5 $PORT_HOST $PORT_WORLD
+44.0.1.5 $PORT_HOST $PORT_WORLD
 [2a09:1::7] $PORT_WORLD $PORT_HOST
 EOF
 	: >"$W/reached"
@@ -428,7 +429,8 @@ EOF
 		peer.test:"an address on this host's network" \
 		peer6.test:"an address on this host's network" \
 		anyip.test:"this host's own address" \
-		mapped.test:"this host's own address"; do
+		mapped.test:"this host's own address" \
+		anyipsrc.test:"this host's own address"; do
 		first=""
 		for port in "$PORT_HOST" "$PORT_WORLD"; do
 			NETNS=$NET_HOST run --separate-stderr hsbx \
@@ -462,9 +464,10 @@ EOF
 @test "the host's own, on-link and locally routed addresses are refused before connecting, with the same answer whether or not something listens" {
 	requires ip nsenter
 	test_networks 44.55.66.0/24
-	# An address the kernel delivers to the host without an interface
-	# holding it.
+	# Addresses the kernel delivers to the host without an interface
+	# holding them, one route with a source address of its own.
 	in_ns "$NET_HOST" ip route add local 44.0.0.0/24 dev lo
+	in_ns "$NET_HOST" ip route add local 44.0.1.0/24 dev lo src 11.22.33.1
 	special_hosts
 	each_user pass_local
 }
