@@ -169,6 +169,21 @@ say_exit(int code)
 	event_emit_last(&ev);
 }
 
+/*
+ * What --net cannot protect, said at each launch with it (sbox-exec(1),
+ * --net; the status's abstract_unix and abstract_names say the same).
+ */
+static void
+warn_net_exposure(bool scoped)
+{
+	if (scoped)
+		util_say(
+		    "warning: --net shares the host's abstract unix socket names: the command can list them (/proc/net/unix) and bind free ones, which host programs may then connect to; it cannot connect to the host's");
+	else
+		util_say(
+		    "warning: --net shares the host's abstract unix socket names: the command can connect to the host's (this kernel has no Landlock scoping, ABI 6, Linux 6.12), list them (/proc/net/unix) and bind free ones, which host programs may then connect to");
+}
+
 static void
 on_ready(void *ctx, pid_t pid, const char *command)
 {
@@ -189,6 +204,10 @@ on_ready(void *ctx, pid_t pid, const char *command)
 			abi >= LANDLOCK_SCOPE_ABI ?
 		    "blocked" :
 		    "reachable",
+		/* Abstract names live in the network namespace: with --net
+		 * the host's; no kernel keeps the command from listing them
+		 * or binding free ones there (--net in sbox-exec(1)). */
+		.abstract_names = r->inv->policy.net ? "shared" : "private",
 		.nested_userns = r->bw->disable_userns ? "blocked" : "allowed",
 		.landlock = landlock,
 		/* Without the filter nothing is launched (seccomp.c). */
@@ -199,6 +218,8 @@ on_ready(void *ctx, pid_t pid, const char *command)
 
 	if (abi > 0)
 		snprintf(landlock, sizeof(landlock), "abi-%d", abi);
+	if (r->inv->policy.net && r->inv->verbosity >= 0)
+		warn_net_exposure(abi >= LANDLOCK_SCOPE_ABI);
 	/* Set by stage two before it reported in (TIMEOUT AND LIMITS). */
 	bounds_render_json(&r->inv->bounds, &limits);
 	sr.limits = limits.s;

@@ -50,8 +50,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "events.h"
 #include "denial.h"
+#include "events.h"
+#include "hostnet.h"
 #include "netproxy.h"
 #include "netreq.h"
 #include "util.h"
@@ -201,46 +202,44 @@ report(const struct conn *c, bool allowed)
 	}
 }
 
-/*
- * Whether the connected socket FD reached this host itself: for a local
- * destination the kernel picks that address as the source too.
- */
-static bool
-is_this_host(int fd)
-{
-	struct sockaddr_storage self = { 0 }, peer = { 0 };
-	socklen_t sl = sizeof(self), pl = sizeof(peer);
-
-	if (getsockname(fd, (struct sockaddr *)&self, &sl) < 0 ||
-	    getpeername(fd, (struct sockaddr *)&peer, &pl) < 0 ||
-	    self.ss_family != peer.ss_family)
-		return false;
-	if (self.ss_family == AF_INET)
-		return ((struct sockaddr_in *)&self)->sin_addr.s_addr ==
-		    ((struct sockaddr_in *)&peer)->sin_addr.s_addr;
-	return self.ss_family == AF_INET6 &&
-	    memcmp(&((struct sockaddr_in6 *)&self)->sin6_addr,
-		&((struct sockaddr_in6 *)&peer)->sin6_addr,
-		sizeof(struct in6_addr)) == 0;
-}
-
 /* Try AI's addresses allowed for C; the connected socket, or -1 with
- * C->why set. */
+ * C->why set.  Each is judged before anything is connected, this host's
+ * own addresses and networks included (hostnet.c): a refused address
+ * sees no connection, whether or not something listens there. */
 static int
 connect_allowed(struct conn *c, const struct addrinfo *ai, bool by_name)
 {
+	cleanup_host struct np_host host = { 0 };
 	const char *refused = NULL;
 	int last = 0;
 
+	/* What cannot be judged is not connected to. */
+	if (by_name && hostnet_read(&host) < 0) {
+		c->denied = false;
+		c->socks = 1;
+		snprintf(c->why, sizeof(c->why),
+		    "cannot read this host's addresses: %s", strerror(errno));
+		return -1;
+	}
 	for (; ai != NULL; ai = ai->ai_next) {
 		const unsigned char *a = ai->ai_family == AF_INET ?
 		    (const unsigned char *)&((struct sockaddr_in *)ai->ai_addr)
 			->sin_addr :
 		    (const unsigned char *)&((struct sockaddr_in6 *)ai->ai_addr)
 			->sin6_addr;
-		const char *why = netpolicy_check_addr(&px.np, ai->ai_family, a,
-		    c->r.port, by_name);
-		int fd;
+		const char *why;
+		int fd,
+		    here = by_name ? hostnet_routes_here(ai->ai_family, a) : 0;
+
+		if (here < 0) {
+			last = errno;
+			continue;
+		}
+		if (here > 0)
+			netpolicy_host_add(&host, ai->ai_family, a,
+			    ai->ai_family == AF_INET ? 32 : 128, false);
+		why = netpolicy_check_addr(&px.np, ai->ai_family, a, c->r.port,
+		    by_name, &host);
 
 		if (why != NULL) {
 			refused = why;
@@ -257,15 +256,6 @@ connect_allowed(struct conn *c, const struct addrinfo *ai, bool by_name)
 			close(fd);
 			continue;
 		}
-		/* The host's own eth0 address reaches what listens on
-		 * 0.0.0.0, as loopback would: an address entry or nothing. */
-		if (by_name && is_this_host(fd) &&
-		    netpolicy_check_addr(&px.np, ai->ai_family, a, c->r.port,
-			false) != NULL) {
-			refused = "this host's own address";
-			close(fd);
-			continue;
-		}
 		inet_ntop(ai->ai_family, a, c->addr, sizeof(c->addr));
 		return fd;
 	}
@@ -278,7 +268,9 @@ connect_allowed(struct conn *c, const struct addrinfo *ai, bool by_name)
 	    strcmp(refused, "denied by --deny-host") == 0)
 		snprintf(c->why, sizeof(c->why),
 		    "resolves to an address denied by --deny-host");
-	else if (c->denied && by_name && strncmp(refused, "this ", 5) == 0)
+	else if (c->denied && by_name &&
+	    (strncmp(refused, "this ", 5) == 0 ||
+		strncmp(refused, "an ", 3) == 0))
 		snprintf(c->why, sizeof(c->why), "resolves to %s", refused);
 	else if (c->denied && by_name)
 		snprintf(c->why, sizeof(c->why), "resolves to a %s", refused);
