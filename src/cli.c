@@ -279,6 +279,7 @@ cli_free(struct invocation *inv)
 	free(inv->bwrap);
 	free(inv->project);
 	strv_clear(&inv->notices);
+	strv_clear(&inv->warnings);
 	sbox_error_clear(&inv->err);
 }
 

@@ -62,6 +62,7 @@ struct invocation {
 	bool allow_setuid_files; /* as root, --rw over setuid files */
 	char *project;		 /* --project as given, or NULL */
 	struct strv notices;	 /* said with -v and --check */
+	struct strv warnings;	 /* said unless -q */
 	enum verbosity verbosity;
 	char **command;		      /* points into argv; NULL-terminated */
 	struct cli_request *requests; /* in the order given */

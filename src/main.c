@@ -341,6 +341,10 @@ main(int argc, char **argv)
 	if (inv.verbosity > 0 || (inv.mode == MODE_CHECK && inv.verbosity >= 0))
 		for (size_t i = 0; i < inv.notices.n; i++)
 			util_say("%s", inv.notices.v[i]);
+	/* What the user must hear at every launch, unless -q. */
+	if (inv.verbosity >= 0)
+		for (size_t i = 0; i < inv.warnings.n; i++)
+			util_say("warning: %s", inv.warnings.v[i]);
 	open_sockets(&rep, &inv);
 	if (inv.err.detail != NULL)
 		refuse(&rep, &inv.err);

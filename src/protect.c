@@ -509,6 +509,45 @@ plan_socket_scan(struct plan *pl, const char *root, struct strv *done)
 	}
 }
 
+/* Every directory above PATH pinned: none can be renamed away. */
+static void
+plan_pin_above(struct plan *pl, const char *path)
+{
+	cleanup_free char *dir = xstrdup(path);
+	char *slash;
+
+	while ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+		*slash = '\0';
+		plan_add(pl, WANT_PIN, xstrdup(dir));
+	}
+}
+
+/*
+ * The user's sbox-exec directory DIR (its profiles and credential list):
+ * read-only, and every directory above it pinned, as sbox-exec's own
+ * files are, so that neither it nor ~/.config can be renamed away and
+ * another put in its place.  When DIR does not exist, the nearest
+ * directory above it that does is pinned with those above it: what
+ * cannot be kept from being created is named at launch instead
+ * (sbox-exec(1), PROFILES).
+ */
+static void
+plan_config_dir(struct plan *pl, const char *dir)
+{
+	cleanup_free char *at = xstrdup(dir);
+	char *real, *slash;
+
+	while ((real = existing_realpath(at)) == NULL &&
+	    (slash = strrchr(at, '/')) != NULL && slash != at)
+		*slash = '\0';
+	if (real == NULL || plan_hides(pl, real)) {
+		free(real);
+		return;
+	}
+	plan_pin_above(pl, real);
+	plan_add(pl, strcmp(at, dir) == 0 ? WANT_READONLY : WANT_PIN, real);
+}
+
 /*
  * The credential list (creds.c) and the sockets it says where to look
  * for; the user's sbox-exec configuration, read-only; as root, what only
@@ -564,27 +603,13 @@ plan_listed(struct plan *pl, const struct policy *p,
 		if (creds_parse_line(CONFIG_DIR, env->cenv, &k, &cfg, &why) < 0)
 			strv_clear(&cfg);
 		for (size_t i = 0; i < cfg.n; i++)
-			plan_add(pl, WANT_READONLY,
-			    existing_realpath(cfg.v[i]));
+			plan_config_dir(pl, cfg.v[i]);
 	}
 	if (cl != NULL) {
 		cleanup_strv struct strv done = { 0 };
 
 		for (size_t i = 0; i < cl->socket_roots.n; i++)
 			plan_socket_scan(pl, cl->socket_roots.v[i], &done);
-	}
-}
-
-/* Every directory above PATH pinned: none can be renamed away. */
-static void
-plan_pin_above(struct plan *pl, const char *path)
-{
-	cleanup_free char *dir = xstrdup(path);
-	char *slash;
-
-	while ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
-		*slash = '\0';
-		plan_add(pl, WANT_PIN, xstrdup(dir));
 	}
 }
 

@@ -447,8 +447,8 @@ load_policy(struct resolver *rs, const char *path, const char *opt,
 
 /*
  * A user's profile (CAND[0], taken as CAND[USED]) that has the name of a
- * shipped one replaces it: said with -v and --check, since a sandbox that
- * could write the user's directory may have put it there.
+ * shipped one replaces it: said at every launch (but with -q), since a
+ * sandbox that could write the user's directory may have put it there.
  */
 static void
 note_shadowing(struct resolver *rs, const char *name, char *const *cand,
@@ -458,7 +458,7 @@ note_shadowing(struct resolver *rs, const char *name, char *const *cand,
 		return;
 	for (size_t i = 1; i < n; i++)
 		if (access(cand[i], F_OK) == 0) {
-			strv_addf(&rs->inv->notices,
+			strv_addf(&rs->inv->warnings,
 			    "the user's profile %s replaces the shipped profile '%s' (%s)",
 			    cand[0], name, cand[i]);
 			return;
