@@ -168,6 +168,29 @@ say_exit(int code)
 	event_emit_last(&ev);
 }
 
+/*
+ * The command found in the sandbox, FOUND, is not the one the same PATH
+ * finds outside it (a directory the sandbox hides, such as ~/.cargo/bin
+ * as root): say which runs instead, before it runs (sbox-exec(1),
+ * DESCRIPTION).
+ */
+static void
+warn_other_command(const struct invocation *inv, const char *found)
+{
+	const struct policy *p = &inv->policy;
+	const char *path = policy_env_value(p, "PATH", getenv("PATH"));
+	cleanup_free char *outside = NULL;
+
+	if (inv->mode != MODE_RUN || inv->verbosity < 0 || found == NULL)
+		return;
+	outside = locate_command(inv->command[0], path,
+	    p->chdir ? p->chdir : p->cwd);
+	if (outside != NULL && strcmp(outside, found) != 0)
+		util_say(
+		    "warning: %s is %s in the sandbox, not %s as outside it, which the sandbox does not show",
+		    inv->command[0], found, outside);
+}
+
 static void
 on_ready(void *ctx, pid_t pid, const char *command)
 {
@@ -202,6 +225,7 @@ on_ready(void *ctx, pid_t pid, const char *command)
 	bounds_render_json(&r->inv->bounds, &limits);
 	sr.limits = limits.s;
 	report(r, &sr);
+	warn_other_command(r->inv, command);
 }
 
 static int SBOX_NORETURN
