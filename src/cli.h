@@ -17,6 +17,7 @@
 #include "bounds.h"
 #include "options.h"
 #include "policy.h"
+#include "protect.h"
 #include "sbox.h"
 #include "util.h"
 
@@ -59,10 +60,11 @@ struct invocation {
 	bool kill_after_given;
 	struct bounds bounds; /* --limit, over the defaults */
 	bool json;
-	bool allow_setuid_files; /* as root, --rw over setuid files */
-	char *project;		 /* --project as given, or NULL */
-	struct strv notices;	 /* said with -v and --check */
-	struct strv warnings;	 /* said unless -q */
+	bool allow_setuid_files;    /* as root, --rw over setuid files */
+	char *project;		    /* --project as given, or NULL */
+	struct strv notices;	    /* said with -v and --check */
+	struct strv warnings;	    /* said unless -q */
+	struct protect_holds holds; /* a run's placeholders (protect.c) */
 	enum verbosity verbosity;
 	char **command;		      /* points into argv; NULL-terminated */
 	struct cli_request *requests; /* in the order given */

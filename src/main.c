@@ -44,6 +44,7 @@ struct reporter {
 	const char *bwrap_source; /* the status's "bwrap_source", or NULL */
 	bool sent;
 	bool stdout_failed; /* --check --json could not write its line */
+	struct protect_holds *holds; /* placeholders, let go on a refusal */
 };
 
 /*
@@ -124,6 +125,11 @@ warn_git_change(void *ctx, const char *path)
 	const struct invocation *inv = ctx;
 	struct event ev;
 
+	/* A placeholder of this launch's, read-only inside: not the command's. */
+	for (size_t i = 0; i < inv->holds.n; i++)
+		if (inv->holds.v[i].made &&
+		    strcmp(inv->holds.v[i].path, path) == 0)
+			return;
 	if (inv->verbosity >= 0)
 		util_say(
 		    "warning: the command changed %s, where git finds programs to run; review it before using git there",
@@ -239,6 +245,7 @@ refuse(struct reporter *r, const struct sbox_error *err)
 		.hint = err->hint,
 	};
 
+	protect_release(r->holds);
 	/* --print reports nothing but on stderr, refusals included. */
 	if (r->inv->mode != MODE_PRINT)
 		report(r, &sr);
@@ -339,7 +346,7 @@ int
 main(int argc, char **argv)
 {
 	struct invocation inv;
-	struct reporter rep = { .inv = &inv };
+	struct reporter rep = { .inv = &inv, .holds = &inv.holds };
 	struct located bw = { .fd = -1 };
 	struct sbox_error err = { 0 };
 	struct launch_spec spec;
@@ -404,6 +411,7 @@ main(int argc, char **argv)
 		refuse(&rep, &err);
 	if (inv.mode == MODE_RUN) {
 		audit_git(&inv, &start);
+		protect_release(&inv.holds);
 		say_exit(code);
 	}
 	/* --check --json: the answer is the line on stdout. */

@@ -175,8 +175,7 @@ mount_cmp(const void *a, const void *b)
  * launcher's own: --setenv, --unsetenv and --clearenv applied in order.
  */
 const char *
-policy_env_value(const struct policy *p, const char *name,
-    const char *initial)
+policy_env_value(const struct policy *p, const char *name, const char *initial)
 {
 	const char *v = initial;
 

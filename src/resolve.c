@@ -711,6 +711,7 @@ add_protection(struct invocation *inv)
 		.nstatus_sockets = inv->nstatus_sockets,
 		.creds = &cl,
 		.cenv = &cenv,
+		.holds = inv->mode == MODE_RUN ? &inv->holds : NULL,
 	};
 	struct sbox_error e = { 0 };
 
