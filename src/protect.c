@@ -186,6 +186,28 @@ git_pointer(struct plan *pl, const char *file, const char *base)
  */
 #define HOLD_MARK "user.sbox-exec.placeholder"
 
+/*
+ * A shared lock on FD, waited for a little: a launch removing the file
+ * holds it exclusively for a moment.  A sandbox cannot hold it so (its
+ * own launcher holds it shared), but nothing else that could must hang
+ * the launch either: without the lock the file is bound all the same,
+ * and not removed.
+ */
+static bool
+hold_lock(int fd)
+{
+	const struct timespec pause = { 0, 20 * 1000 * 1000 };
+
+	for (int i = 0; i < 50; i++) {
+		if (flock(fd, LOCK_SH | LOCK_NB) == 0)
+			return true;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return false;
+		nanosleep(&pause, NULL);
+	}
+	return false;
+}
+
 /* Keep PATH (made or found) and a shared lock on it, open as FD. */
 static bool
 hold_keep(struct plan *pl, const char *path, int fd, bool made)
@@ -197,7 +219,9 @@ hold_keep(struct plan *pl, const char *path, int fd, bool made)
 		(void)fsetxattr(fd, HOLD_MARK, "1", 1, 0);
 	else
 		made = fgetxattr(fd, HOLD_MARK, NULL, 0) == 1;
-	if (flock(fd, LOCK_SH) < 0 || fstat(fd, &st) < 0 || st.st_nlink == 0) {
+	if (!hold_lock(fd))
+		made = false;
+	if (fstat(fd, &st) < 0 || st.st_nlink == 0) {
 		/* Removed by the launch that made it, just now: again. */
 		close(fd);
 		return false;
@@ -239,9 +263,9 @@ git_hold(struct plan *pl, const char *path, bool dir, const char *text)
 		if (fd < 0 && errno != ENOENT)
 			return; /* something else: bound as it is, or not */
 		if (fd < 0 && dir) {
-			if (mkdir(path, 0755) < 0 && errno != EEXIST)
+			made = mkdir(path, 0755) == 0;
+			if (!made && errno != EEXIST)
 				return;
-			made = errno != EEXIST;
 			fd = open(path,
 			    O_RDONLY | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
 		} else if (fd < 0) {

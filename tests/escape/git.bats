@@ -706,6 +706,36 @@ _git_holds_shared() {
 	each_user _git_holds_shared
 }
 
+# A sandbox cannot lock a placeholder for itself, which would make later
+# launches wait: its launcher holds each one shared for the run.
+LOCK_ATTEMPT='
+import fcntl, os
+for f in (".git/commondir", ".git/config.worktree", ".git/modules"):
+    fd = os.open(f, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        print("locked")
+    except BlockingIOError:
+        print("busy")'
+
+_git_holds_locked() {
+	git_env "$(scratch_dir)"
+	cd "$MAIN" || return 1
+	# Control: outside, the same names, made by the user, can be locked.
+	usr sh -c 'echo . >.git/commondir && : >.git/config.worktree && mkdir .git/modules'
+	run usr "$PY" -c "$LOCK_ATTEMPT"
+	assert_eq "$(echo $output)" "locked locked locked"
+	usr sh -c 'rm -r .git/commondir .git/config.worktree .git/modules'
+	run sbx --rw "$MAIN" --rw .git -- "$PY" -c "$LOCK_ATTEMPT"
+	assert_status 0
+	assert_eq "$(echo $output)" "busy busy busy"
+	assert_absent "$MAIN/.git/commondir"
+}
+
+@test "git: a sandbox cannot lock a placeholder for itself to hold later launches back" {
+	each_user _git_holds_locked
+}
+
 # A hostile tree can make git's files anything: a FIFO, /dev/zero, a file
 # that includes itself without end.  Reading them must not hang the launch
 # or the audit at its end.
