@@ -301,7 +301,9 @@ plan_git_modules(struct plan *pl, const char *dir)
 {
 	char *mods = util_path_join(dir, "modules");
 
-	git_hold(pl, mods, true, NULL);
+	/* Named by --rw: the user's to write, nothing to hold. */
+	if (pl->policy == NULL || !policy_user_named(pl->policy, mods))
+		git_hold(pl, mods, true, NULL);
 	plan_add(pl, WANT_READONLY, mods);
 }
 
