@@ -78,6 +78,17 @@ add_status_fd(struct invocation *inv, const char *value)
 	inv->status_fds[inv->nstatus_fds++] = fd;
 }
 
+/* --watch, and --learn=FILE, which implies it (DENIALS). */
+static void
+apply_watch(struct invocation *inv, enum opt_id id, const char *value)
+{
+	inv->denials = true;
+	if (id == OPT_LEARN) {
+		free(inv->learn);
+		inv->learn = xstrdup(value);
+	}
+}
+
 static void
 add_status_socket(struct invocation *inv, const char *value)
 {
@@ -136,12 +147,8 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 		inv->project = xstrdup(value);
 		break;
 	case OPT_LEARN:
-		free(inv->learn);
-		inv->learn = xstrdup(value);
-		inv->denials = true;
-		break;
 	case OPT_WATCH:
-		inv->denials = true;
+		apply_watch(inv, id, value);
 		break;
 	case OPT_NONE:
 	case OPT_FS:
@@ -297,6 +304,7 @@ cli_free(struct invocation *inv)
 	free(inv->bwrap);
 	free(inv->project);
 	strv_clear(&inv->notices);
+	strv_clear(&inv->warnings);
 	sbox_error_clear(&inv->err);
 }
 

@@ -17,6 +17,7 @@
 #include "bounds.h"
 #include "options.h"
 #include "policy.h"
+#include "protect.h"
 #include "sbox.h"
 #include "util.h"
 
@@ -67,6 +68,8 @@ struct invocation {
 	bool denials;		 /* --watch, --learn: watch writes (DENIALS) */
 	struct strv cred_masks;	 /* the credential list's paths, expanded */
 	struct strv notices;	 /* said with -v and --check */
+	struct strv warnings;	 /* said unless -q */
+	struct protect_holds holds; /* a run's placeholders (protect.c) */
 	enum verbosity verbosity;
 	char **command;		      /* points into argv; NULL-terminated */
 	struct cli_request *requests; /* in the order given */

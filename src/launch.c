@@ -673,7 +673,8 @@ struct relay {
 	bool ctty; /* --tty: the sandbox's terminal is the command's own */
 	bool fg;   /* we may read the caller's terminal */
 	struct pty *t;
-	struct deadline *dl; /* --timeout */
+	struct deadline *dl;		   /* --timeout */
+	const struct protect_holds *holds; /* locks held for the run */
 	char keys[4096]; /* read from the caller, not yet in the sandbox's */
 	size_t nkeys, keys_off;
 };
@@ -984,7 +985,8 @@ static int
 proxy(struct relay *r)
 {
 	cleanup_fd int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	int keep[12], code;
+	cleanup_free int *keep = xcalloc(12 + r->holds->n, sizeof(*keep));
+	int code;
 	size_t nkeep = 0;
 
 	/* The command owns stdin and stdout now; we hold them no more. */
@@ -1000,6 +1002,9 @@ proxy(struct relay *r)
 	keep[nkeep++] = netproxy_fd();
 	watch_keep_fds(keep, &nkeep);
 	pty_keep_fds(r->t, keep, &nkeep);
+	/* The placeholders' locks (protect.c), let go after the run. */
+	for (size_t i = 0; i < r->holds->n; i++)
+		keep[nkeep++] = r->holds->v[i].fd;
 	fd_sort(keep, nkeep);
 	fd_close_except(keep, nkeep);
 	/* --allow-host: connections are accepted from now on. */
@@ -1217,6 +1222,7 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 		.ctty = p->tty,
 		.t = &l->t,
 		.dl = dl,
+		.holds = &spec->inv->holds,
 	};
 
 	start_watch(spec->inv, out);

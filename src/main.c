@@ -45,6 +45,7 @@ struct reporter {
 	const char *bwrap_source; /* the status's "bwrap_source", or NULL */
 	bool sent;
 	bool stdout_failed; /* --check --json could not write its line */
+	struct protect_holds *holds; /* placeholders, let go on a refusal */
 };
 
 /*
@@ -125,6 +126,11 @@ warn_git_change(void *ctx, const char *path)
 	const struct invocation *inv = ctx;
 	struct event ev;
 
+	/* A placeholder of this launch's, read-only inside: not the command's. */
+	for (size_t i = 0; i < inv->holds.n; i++)
+		if (inv->holds.v[i].made &&
+		    strcmp(inv->holds.v[i].path, path) == 0)
+			return;
 	if (inv->verbosity >= 0)
 		util_say(
 		    "warning: the command changed %s, where git finds programs to run; review it before using git there",
@@ -184,6 +190,29 @@ warn_net_exposure(bool scoped)
 		    "warning: --net shares the host's abstract unix socket names: the command can connect to the host's (this kernel has no Landlock scoping, ABI 6, Linux 6.12), list them (/proc/net/unix) and bind free ones, which host programs may then connect to");
 }
 
+/*
+ * The command found in the sandbox, FOUND, is not the one the same PATH
+ * finds outside it (a directory the sandbox hides, such as ~/.cargo/bin
+ * as root): say which runs instead, before it runs (sbox-exec(1),
+ * DESCRIPTION).
+ */
+static void
+warn_other_command(const struct invocation *inv, const char *found)
+{
+	const struct policy *p = &inv->policy;
+	const char *path = policy_env_value(p, "PATH", getenv("PATH"));
+	cleanup_free char *outside = NULL;
+
+	if (inv->mode != MODE_RUN || inv->verbosity < 0 || found == NULL)
+		return;
+	outside = locate_command(inv->command[0], path,
+	    p->chdir ? p->chdir : p->cwd);
+	if (outside != NULL && strcmp(outside, found) != 0)
+		util_say(
+		    "warning: %s is %s in the sandbox, not %s as outside it, which the sandbox does not show",
+		    inv->command[0], found, outside);
+}
+
 static void
 on_ready(void *ctx, pid_t pid, const char *command)
 {
@@ -224,6 +253,7 @@ on_ready(void *ctx, pid_t pid, const char *command)
 	bounds_render_json(&r->inv->bounds, &limits);
 	sr.limits = limits.s;
 	report(r, &sr);
+	warn_other_command(r->inv, command);
 }
 
 static int SBOX_NORETURN
@@ -237,6 +267,7 @@ refuse(struct reporter *r, const struct sbox_error *err)
 		.hint = err->hint,
 	};
 
+	protect_release(r->holds);
 	/* --print reports nothing but on stderr, refusals included. */
 	if (r->inv->mode != MODE_PRINT)
 		report(r, &sr);
@@ -364,16 +395,6 @@ learn_writable(const char *file, struct sbox_error *err)
 	return 0;
 }
 
-/* How many words of ARGV come before COMMAND (a pointer into it). */
-static int
-options_end(int argc, char **argv, char **command)
-{
-	for (int i = 0; i < argc; i++)
-		if (argv + i == command)
-			return i;
-	return argc;
-}
-
 /* After the run: --learn's policy file (DENIALS in sbox-exec(1)). */
 static void
 learn(const struct invocation *inv)
@@ -388,11 +409,24 @@ learn(const struct invocation *inv)
 		util_say("--learn: %s written", inv->learn);
 }
 
+/* After the command: what it changed in git, what the sandbox refused,
+ * the placeholders let go, and the last event. */
+static void
+after_run(struct invocation *inv, int code, char **argv,
+    const struct timespec *start)
+{
+	audit_git(inv, start);
+	denial_summary((int)(inv->command - argv), argv, inv->command);
+	learn(inv);
+	protect_release(&inv->holds);
+	say_exit(code);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct invocation inv;
-	struct reporter rep = { .inv = &inv };
+	struct reporter rep = { .inv = &inv, .holds = &inv.holds };
 	struct located bw = { .fd = -1 };
 	struct sbox_error err = { 0 };
 	struct launch_spec spec;
@@ -418,6 +452,10 @@ main(int argc, char **argv)
 	if (inv.verbosity > 0 || (inv.mode == MODE_CHECK && inv.verbosity >= 0))
 		for (size_t i = 0; i < inv.notices.n; i++)
 			util_say("%s", inv.notices.v[i]);
+	/* What the user must hear at every launch, unless -q. */
+	if (inv.verbosity >= 0)
+		for (size_t i = 0; i < inv.warnings.n; i++)
+			util_say("warning: %s", inv.warnings.v[i]);
 	open_sockets(&rep, &inv);
 	if (inv.err.detail != NULL)
 		refuse(&rep, &inv.err);
@@ -455,13 +493,8 @@ main(int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME_COARSE, &start);
 	if (launch_sandbox(&spec, &code, &err) < 0)
 		refuse(&rep, &err);
-	if (inv.mode == MODE_RUN) {
-		audit_git(&inv, &start);
-		denial_summary(options_end(argc, argv, inv.command), argv,
-		    inv.command);
-		learn(&inv);
-		say_exit(code);
-	}
+	if (inv.mode == MODE_RUN)
+		after_run(&inv, code, argv, &start);
 	/* --check --json: the answer is the line on stdout. */
 	if (rep.stdout_failed)
 		code = SBOX_EXIT_REFUSED;

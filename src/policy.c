@@ -170,6 +170,27 @@ mount_cmp(const void *a, const void *b)
 	return 0;
 }
 
+/*
+ * The value the command's environment gives NAME, INITIAL being the
+ * launcher's own: --setenv, --unsetenv and --clearenv applied in order.
+ */
+const char *
+policy_env_value(const struct policy *p, const char *name, const char *initial)
+{
+	const char *v = initial;
+
+	for (size_t i = 0; i < p->nenv; i++) {
+		const struct envop *e = &p->env[i];
+
+		if (e->kind == ENV_CLEAR ||
+		    (e->kind == ENV_UNSET && strcmp(e->name, name) == 0))
+			v = NULL;
+		else if (e->kind == ENV_SET && strcmp(e->name, name) == 0)
+			v = e->value;
+	}
+	return v;
+}
+
 /* The mount that decides what the sandbox shows at PATH, or NULL. */
 const struct mount *
 policy_mount_for(const struct policy *p, const char *path)

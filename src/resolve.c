@@ -60,6 +60,7 @@ struct resolver {
 	char *project;		  /* its real path: ${PROJECT} */
 	const char *project_wide; /* what it is when / or a home, or NULL */
 	bool wide_named;	  /* ${PROJECT} was expanded while wide */
+	bool tree_checked;	  /* ${PROJECT}'s work tree looked for */
 	char *cache_root;	  /* ${CACHE}, once asked for */
 	char *node_modules;	  /* ${COMMAND_NODE_MODULES}, once asked for */
 	bool node_modules_set;
@@ -365,6 +366,65 @@ command_node_modules(struct resolver *rs)
 	return rs->node_modules;
 }
 
+/*
+ * The work tree ${PROJECT} lies in, when it is a subdirectory of one: the
+ * nearest directory above it that holds a .git (a directory, or the file
+ * of a linked worktree or submodule), looked for up to a home directory
+ * or /, neither of which counts.  NULL when the project is a work tree's
+ * root, or in none.
+ */
+static char *
+enclosing_tree(const char *project)
+{
+	const char *homes[] = { getenv("HOME"), NULL };
+	cleanup_free char *pw = passwd_home(getuid());
+	char *real[2] = { NULL, NULL };
+	cleanup_free char *dir = xstrdup(project);
+	char *slash, *found = NULL;
+
+	homes[1] = pw;
+	for (size_t i = 0; i < N_ELEMENTS(homes); i++)
+		if (homes[i] != NULL && homes[i][0] == '/')
+			real[i] = realpath(homes[i], NULL);
+	while (found == NULL && (slash = strrchr(dir, '/')) != NULL &&
+	    slash != dir) {
+		cleanup_free char *git = NULL;
+		struct stat st;
+
+		*slash = '\0';
+		if ((real[0] != NULL && strcmp(dir, real[0]) == 0) ||
+		    (real[1] != NULL && strcmp(dir, real[1]) == 0))
+			break;
+		git = util_path_join(dir, ".git");
+		if (lstat(git, &st) == 0)
+			found = xstrdup(dir);
+	}
+	free(real[0]);
+	free(real[1]);
+	return found;
+}
+
+/*
+ * A profile that names ${PROJECT}, started from a subdirectory of a work
+ * tree, grants that subdirectory only: said (sbox-exec(1), --project),
+ * the grant left as it is.  Not when --project named the directory.
+ */
+static void
+note_project_tree(struct resolver *rs)
+{
+	cleanup_free char *tree = NULL;
+
+	if (rs->tree_checked || rs->inv->project != NULL ||
+	    rs->project_wide != NULL)
+		return;
+	rs->tree_checked = true;
+	tree = enclosing_tree(rs->project);
+	if (tree != NULL)
+		strv_addf(&rs->inv->warnings,
+		    "${PROJECT} is %s, a subdirectory of the work tree %s: the profile grants only the subdirectory; --project=%s would cover the work tree",
+		    rs->project, tree, tree);
+}
+
 /* ${CWD}, ${PROJECT}, ${CACHE}, ${COMMAND_NODE_MODULES} and the
  * environment, for the lexer. */
 static const char *
@@ -376,6 +436,7 @@ lookup_variable(const char *name, void *ctx)
 		return rs->inv->policy.cwd;
 	if (strcmp(name, "PROJECT") == 0 && rs->project != NULL) {
 		rs->wide_named = rs->wide_named || rs->project_wide != NULL;
+		note_project_tree(rs);
 		return rs->project;
 	}
 	if (strcmp(name, "CACHE") == 0)
@@ -447,8 +508,8 @@ load_policy(struct resolver *rs, const char *path, const char *opt,
 
 /*
  * A user's profile (CAND[0], taken as CAND[USED]) that has the name of a
- * shipped one replaces it: said with -v and --check, since a sandbox that
- * could write the user's directory may have put it there.
+ * shipped one replaces it: said at every launch (but with -q), since a
+ * sandbox that could write the user's directory may have put it there.
  */
 static void
 note_shadowing(struct resolver *rs, const char *name, char *const *cand,
@@ -458,7 +519,7 @@ note_shadowing(struct resolver *rs, const char *name, char *const *cand,
 		return;
 	for (size_t i = 1; i < n; i++)
 		if (access(cand[i], F_OK) == 0) {
-			strv_addf(&rs->inv->notices,
+			strv_addf(&rs->inv->warnings,
 			    "the user's profile %s replaces the shipped profile '%s' (%s)",
 			    cand[0], name, cand[i]);
 			return;
@@ -665,6 +726,7 @@ add_protection(struct invocation *inv)
 		.nstatus_sockets = inv->nstatus_sockets,
 		.creds = &cl,
 		.cenv = &cenv,
+		.holds = inv->mode == MODE_RUN ? &inv->holds : NULL,
 	};
 	struct sbox_error e = { 0 };
 

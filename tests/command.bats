@@ -202,6 +202,47 @@ _found_inside_only() {
 	each_user _found_inside_only
 }
 
+# A command the sandbox's PATH finds on another entry than the host's
+# (sbox-exec(1), DESCRIPTION): it runs, and stderr names both files.
+_other_entry() {
+	local p=$D/hidden:$D/shown:/usr/bin:/bin w
+	cd / || return 1
+	mkdir -p "$D/hidden" "$D/shown"
+	for w in hidden shown; do
+		printf '#!/bin/sh\necho %s\n' "$w" >"$D/$w/sbox-test-which"
+		chmod 0755 "$D/$w/sbox-test-which"
+	done
+	w="sbox-exec: warning: sbox-test-which is $D/shown/sbox-test-which in the sandbox, not $D/hidden/sbox-test-which as outside it, which the sandbox does not show"
+	# Control: outside, the first entry's.
+	run usr env PATH="$p" sbox-test-which
+	assert_eq "$output" hidden
+	# Nothing hidden: the same file, nothing said.
+	run --separate-stderr usr env PATH="$p" "$SBOX" -- sbox-test-which
+	assert_status 0
+	assert_eq "$output" hidden
+	assert_eq "$stderr" ""
+	for opts in "--hide $D/hidden" "--fs=minimal --ro $D/shown"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr usr env PATH="$p" "$SBOX" $opts -- sbox-test-which
+		assert_status 0
+		assert_eq "$output" shown
+		assert_eq "$stderr" "$w"
+		# shellcheck disable=SC2086
+		run --separate-stderr usr env PATH="$p" "$SBOX" -q $opts -- sbox-test-which
+		assert_status 0
+		assert_eq "$output" shown
+		assert_eq "$stderr" ""
+	done
+	# The PATH compared is the command's own (--setenv).
+	run --separate-stderr usr "$SBOX" --setenv PATH "$p" --hide "$D/hidden" -- sbox-test-which
+	assert_eq "$output" shown
+	assert_eq "$stderr" "$w"
+}
+
+@test "a command found on another PATH entry inside than outside: it runs, stderr names both (not with -q)" {
+	each_user _other_entry
+}
+
 _success_names() {
 	launch 3 -- sh -c 'exit 3'
 	assert_status 3

@@ -145,6 +145,28 @@ test_repeated(void)
 	sbox_error_clear(&err);
 }
 
+/* The command's PATH, for the lookup outside (sbox-exec(1), DESCRIPTION). */
+static void
+test_env_value(void)
+{
+	struct policy p;
+
+	policy_init(&p, "/");
+	is_str(policy_env_value(&p, "PATH", "/usr/bin"), "/usr/bin",
+	    "no operation: the launcher's own");
+	policy_add_env(&p, ENV_SET, "PATH", "/opt/bin");
+	policy_add_env(&p, ENV_SET, "PATHX", "/no");
+	is_str(policy_env_value(&p, "PATH", "/usr/bin"), "/opt/bin",
+	    "--setenv PATH, another name left alone");
+	policy_add_env(&p, ENV_UNSET, "PATH", NULL);
+	ok(policy_env_value(&p, "PATH", "/usr/bin") == NULL, "--unsetenv PATH");
+	policy_add_env(&p, ENV_SET, "PATH", "/a");
+	policy_add_env(&p, ENV_CLEAR, NULL, NULL);
+	ok(policy_env_value(&p, "PATH", "/usr/bin") == NULL,
+	    "--clearenv after --setenv");
+	policy_free(&p);
+}
+
 int
 main(void)
 {
@@ -152,5 +174,6 @@ main(void)
 	test_order();
 	test_visible();
 	test_repeated();
+	test_env_value();
 	return tap_done();
 }
