@@ -60,6 +60,7 @@ struct invocation {
 	struct bounds bounds; /* --limit, over the defaults */
 	bool json;
 	bool allow_setuid_files; /* as root, --rw over setuid files */
+	bool tty_unfiltered;	 /* output to a terminal not filtered */
 	char *project;		 /* --project as given, or NULL */
 	struct strv notices;	 /* said with -v and --check */
 	enum verbosity verbosity;

@@ -42,6 +42,7 @@
 #include "ready.h"
 #include "pty.h"
 #include "seccomp.h"
+#include "termfilter.h"
 #include "sysctl.h"
 #include "util.h"
 #include "verify.h"
@@ -605,7 +606,8 @@ struct relay {
 	bool ctty; /* --tty: the sandbox's terminal is the command's own */
 	bool fg;   /* we may read the caller's terminal */
 	struct pty *t;
-	struct deadline *dl; /* --timeout */
+	struct termfilter *filter; /* the output's filter; NULL: none */
+	struct deadline *dl;	   /* --timeout */
 	char keys[4096]; /* read from the caller, not yet in the sandbox's */
 	size_t nkeys, keys_off;
 };
@@ -734,12 +736,28 @@ write_all(int fd, const char *p, size_t n)
 	}
 }
 
+#define RELAY_CHUNK 65536
+
+/* What the sandbox wrote to its terminal, to the caller's: filtered
+ * unless --tty-unfiltered (sbox-exec(1), "The terminal"). */
+static void
+relay_output(struct relay *r, const char *p, size_t n)
+{
+	static unsigned char out[TERMFILTER_OUT_MAX(RELAY_CHUNK)];
+
+	if (r->filter == NULL)
+		write_all(r->t->out, p, n);
+	else
+		write_all(r->t->out, (const char *)out,
+		    termfilter_run(r->filter, p, n, out));
+}
+
 /* One round of the loop's I/O: PFD as prepared in relay_loop. */
 static void
 relay_io(struct relay *r, const struct pollfd *pfd, size_t n, bool *err_open,
     bool *master_open)
 {
-	static char chunk[65536];
+	static char chunk[RELAY_CHUNK];
 	ssize_t got;
 
 	for (size_t i = 0; i < n; i++) {
@@ -776,7 +794,7 @@ relay_io(struct relay *r, const struct pollfd *pfd, size_t n, bool *err_open,
 					 sizeof(chunk) - have)) > 0)
 					have += (size_t)got;
 				if (have > 0)
-					write_all(r->t->out, chunk, have);
+					relay_output(r, chunk, have);
 				else if (got == 0 ||
 				    (errno != EAGAIN && errno != EINTR))
 					*master_open = false;
@@ -900,6 +918,12 @@ relay_loop(struct relay *r)
 			continue;
 		}
 		relay_io(r, pfd, n, &err_open, &master_open);
+	}
+	if (r->filter != NULL && t->master >= 0) {
+		unsigned char end[TERMFILTER_FINISH_MAX];
+
+		write_all(t->out, (const char *)end,
+		    termfilter_finish(r->filter, end));
 	}
 	pty_restore(t);
 	while (waitpid(r->bwrap_pid, &status, 0) < 0)
@@ -1074,6 +1098,7 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 {
 	const struct policy *p = &spec->inv->policy;
 	char go = STAGE2_GO;
+	static struct termfilter filter;
 	struct relay r = {
 		.bwrap_pid = l->bwrap_pid,
 		.cmd = out->cmd_pid,
@@ -1082,6 +1107,11 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 		.t = &l->t,
 		.dl = dl,
 	};
+
+	if (!spec->inv->tty_unfiltered) {
+		termfilter_init(&filter);
+		r.filter = &filter;
+	}
 
 	forward_signals_to(l->bwrap_pid, out->cmd_pid, &l->t, p->tty);
 	deadline_watch(dl, out->cmd_pid, l->bwrap_pid, (int)fwd_pidfd);
