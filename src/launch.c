@@ -752,6 +752,18 @@ relay_output(struct relay *r, const char *p, size_t n)
 		    termfilter_run(r->filter, p, n, out));
 }
 
+/* The sandbox's output has ended: what the filter held back of a
+ * sequence not yet whole is dropped, an open title cancelled. */
+static void
+relay_output_end(struct relay *r)
+{
+	unsigned char end[TERMFILTER_FINISH_MAX];
+
+	if (r->filter != NULL && r->t->master >= 0)
+		write_all(r->t->out, (const char *)end,
+		    termfilter_finish(r->filter, end));
+}
+
 /* One round of the loop's I/O: PFD as prepared in relay_loop. */
 static void
 relay_io(struct relay *r, const struct pollfd *pfd, size_t n, bool *err_open,
@@ -919,12 +931,7 @@ relay_loop(struct relay *r)
 		}
 		relay_io(r, pfd, n, &err_open, &master_open);
 	}
-	if (r->filter != NULL && t->master >= 0) {
-		unsigned char end[TERMFILTER_FINISH_MAX];
-
-		write_all(t->out, (const char *)end,
-		    termfilter_finish(r->filter, end));
-	}
+	relay_output_end(r);
 	pty_restore(t);
 	while (waitpid(r->bwrap_pid, &status, 0) < 0)
 		if (errno != EINTR)

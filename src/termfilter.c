@@ -360,6 +360,59 @@ csi(struct termfilter *f, unsigned c, const unsigned char *b, size_t n,
 	}
 }
 
+/* After ESC (or a C1 control), perhaps with intermediate bytes. */
+static void
+esc(struct termfilter *f, unsigned c, const unsigned char *b, size_t n,
+    struct sink *k)
+{
+	if (c < 0x20 || c == DEL) {
+		control_in_sequence(f, c, b, n, k);
+	} else if (c >= 0x80 || !hold(f, b, n)) {
+		discard(f, S_GROUND);
+		unit(f, c, b, n, k);
+	} else if (c < 0x30) {
+		intermediate(f, c);
+	} else {
+		esc_end(f, c, k);
+	}
+}
+
+/* A string judged harmless: text only passes as part of it; at anything
+ * else the string may have ended, and that is read afresh. */
+static void
+string_pass(struct termfilter *f, unsigned c, const unsigned char *b, size_t n,
+    struct sink *k)
+{
+	if ((c >= 0x20 && c < DEL) || c == HIGH) {
+		emit(k, b, n);
+	} else if (c == BEL) {
+		emit(k, b, n);
+		f->open = false;
+		f->state = S_GROUND;
+	} else {
+		f->state = S_GROUND;
+		unit(f, c, b, n, k);
+	}
+}
+
+/* A string dropped: up to the first byte that may end it, or up to
+ * TERMFILTER_DROP_MAX bytes. */
+static void
+string_drop(struct termfilter *f, unsigned c, const unsigned char *b, size_t n,
+    struct sink *k)
+{
+	if (c == BEL || c == ST8 || c == CAN || c == SUB) {
+		discard(f, S_GROUND);
+	} else if (c == ESC) {
+		f->state = S_DROP_ESC;
+	} else if (c >= 0x80 && c < 0xa0) {
+		discard(f, S_GROUND);
+		unit(f, c, b, n, k);
+	} else if ((f->dropped += n) > TERMFILTER_DROP_MAX) {
+		discard(f, S_GROUND); /* never ended: text again */
+	}
+}
+
 /*
  * One character (or one byte that is not UTF-8, or a C1 control) in the
  * current state.  C is its value: ASCII, a C1 control (0x80-0x9f), or
@@ -383,16 +436,7 @@ unit(struct termfilter *f, unsigned c, const unsigned char *b, size_t n,
 		}
 		break;
 	case S_ESC:
-		if (c < 0x20 || c == DEL) {
-			control_in_sequence(f, c, b, n, k);
-		} else if (c >= 0x80 || !hold(f, b, n)) {
-			discard(f, S_GROUND);
-			unit(f, c, b, n, k);
-		} else if (c < 0x30) {
-			intermediate(f, c);
-		} else {
-			esc_end(f, c, k);
-		}
+		esc(f, c, b, n, k);
 		break;
 	case S_CSI:
 		csi(f, c, b, n, k);
@@ -423,29 +467,10 @@ unit(struct termfilter *f, unsigned c, const unsigned char *b, size_t n,
 		dcs(f, c, b, n, k);
 		break;
 	case S_PASS:
-		/* Text only: at anything else the string may have ended. */
-		if ((c >= 0x20 && c < DEL) || c == HIGH) {
-			emit(k, b, n);
-		} else if (c == BEL) {
-			emit(k, b, n);
-			f->open = false;
-			f->state = S_GROUND;
-		} else {
-			f->state = S_GROUND;
-			unit(f, c, b, n, k);
-		}
+		string_pass(f, c, b, n, k);
 		break;
 	case S_DROP:
-		if (c == BEL || c == ST8 || c == CAN || c == SUB) {
-			discard(f, S_GROUND);
-		} else if (c == ESC) {
-			f->state = S_DROP_ESC;
-		} else if (c >= 0x80 && c < 0xa0) {
-			discard(f, S_GROUND);
-			unit(f, c, b, n, k);
-		} else if ((f->dropped += n) > TERMFILTER_DROP_MAX) {
-			discard(f, S_GROUND); /* never ended: text again */
-		}
+		string_drop(f, c, b, n, k);
 		break;
 	case S_DROP_ESC:
 		if (c == '\\') {
