@@ -557,6 +557,38 @@ byte(struct termfilter *f, unsigned char c, struct sink *k)
 }
 
 /*
+ * How many bytes from P (N of them) are text that passes as it is, read
+ * at once: printable ASCII, tab and line ends, and the common UTF-8
+ * characters that cannot be C1 controls (two bytes led by C3-DF, three by
+ * E1-EC or EE-EF).  Everything else goes byte by byte.
+ */
+static size_t
+plain_text(const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		unsigned char c = p[i];
+
+		if ((c >= 0x20 && c < DEL) || c == '\n' || c == '\r' ||
+		    c == '\t') {
+			i++;
+		} else if (c >= 0xc3 && c <= 0xdf && i + 1 < n &&
+		    (p[i + 1] & 0xc0) == 0x80) {
+			i += 2;
+		} else if (((c >= 0xe1 && c <= 0xec) || c == 0xee ||
+			       c == 0xef) &&
+		    i + 2 < n && (p[i + 1] & 0xc0) == 0x80 &&
+		    (p[i + 2] & 0xc0) == 0x80) {
+			i += 3;
+		} else {
+			break;
+		}
+	}
+	return i;
+}
+
+/*
  * Filter N bytes from IN into OUT, which has room for
  * TERMFILTER_OUT_MAX(N) bytes; returns how many bytes OUT holds.  What
  * may yet be a sequence stays in F until the bytes that decide it.
@@ -567,9 +599,20 @@ termfilter_run(struct termfilter *f, const void *in, size_t n,
 {
 	const unsigned char *p = in;
 	struct sink k = { out, 0 };
+	size_t i = 0;
 
-	for (size_t i = 0; i < n; i++)
-		byte(f, p[i], &k);
+	while (i < n) {
+		size_t text = 0;
+
+		if (f->state == S_GROUND && f->u8_need == 0)
+			text = plain_text(p + i, n - i);
+		if (text > 0) {
+			emit(&k, p + i, text);
+			i += text;
+		} else {
+			byte(f, p[i++], &k);
+		}
+	}
 	return k.len;
 }
 
