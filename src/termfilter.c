@@ -15,6 +15,7 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "termfilter.h"
@@ -565,11 +566,23 @@ byte(struct termfilter *f, unsigned char c, struct sink *k)
 static size_t
 plain_text(const unsigned char *p, size_t n)
 {
+	const uint64_t ones = 0x0101010101010101u, highs = ones * 0x80;
 	size_t i = 0;
 
 	while (i < n) {
 		unsigned char c = p[i];
+		uint64_t w;
 
+		/* Eight printable ASCII bytes at a time: none below 0x20,
+		 * none at or above 0x7f. */
+		if (i + 8 <= n) {
+			memcpy(&w, p + i, 8);
+			if ((((w - ones * 0x20) | (w + ones) | w) & highs) ==
+			    0) {
+				i += 8;
+				continue;
+			}
+		}
 		if ((c >= 0x20 && c < DEL) || c == '\n' || c == '\r' ||
 		    c == '\t') {
 			i++;

@@ -246,6 +246,13 @@ test_edges(void)
 	    "\x1b]11;#00\x9b"
 	    "21tx",
 	    "x");
+	gives("a sequence inside a run of eight text bytes",
+	    "0123456\x1b[21t789abcdef\x7fghijklmn\x05op",
+	    "0123456789abcdef\x7fghijklmnop");
+	gives("UTF-8 across the end of a run",
+	    "abcdefg\xc3\xa9hijklmn\xe2\x82\xac\xc2\x9b"
+	    "21t",
+	    "abcdefg\xc3\xa9hijklmn\xe2\x82\xac");
 	gives("a colour query's '?' late in it",
 	    "\x1b]4;1;#000000;2;?\x07"
 	    "b",
