@@ -1115,7 +1115,9 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 		.dl = dl,
 	};
 
-	if (!spec->inv->tty_unfiltered) {
+	/* Only what goes through the relay is filtered: a pipe or a file
+	 * is the command's own, untouched. */
+	if (!spec->inv->tty_unfiltered && l->t.master >= 0) {
 		termfilter_init(&filter);
 		r.filter = &filter;
 	}
