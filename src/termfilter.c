@@ -74,8 +74,8 @@ begin(struct termfilter *f, int state, const unsigned char *b, size_t n)
 {
 	f->state = (unsigned char)state;
 	f->marker = f->inter = f->ninter = 0;
-	f->bad = f->p0_done = f->param_seen = false;
-	f->p0 = 0;
+	f->bad = f->p0_done = f->param_seen = f->lock_or_echo = false;
+	f->p0 = f->cur = 0;
 	f->dropped = 0;
 	memcpy(f->held, b, n);
 	f->nheld = n;
@@ -167,6 +167,9 @@ csi_dropped(const struct termfilter *f, unsigned final)
 		return i == '#';
 	case '|': /* XTREPORTSGR; DECRQLP: locator position */
 		return i == '#' || i == '\'';
+	case 'h': /* SM, RM: KAM locks the keyboard, SRM echoes */
+	case 'l': /* what is typed (passwords too) on the screen */
+		return m == 0 && i == 0 && f->lock_or_echo;
 	case 'i': /* MC: media copy, to a printer */
 	case ']': /* the Linux console's own settings */
 		return true;
@@ -233,6 +236,16 @@ esc_end(struct termfilter *f, unsigned final, struct sink *k)
 	release(f, k);
 }
 
+/* A parameter has ended: note the ANSI modes that lock the keyboard
+ * (KAM, 2) or echo what is typed on the screen (SRM, 12). */
+static void
+param_end(struct termfilter *f)
+{
+	if (f->cur == 2 || f->cur == 12)
+		f->lock_or_echo = true;
+	f->cur = 0;
+}
+
 /* A parameter byte (0x30-0x3f) of a CSI or DCS. */
 static void
 parameter(struct termfilter *f, unsigned c)
@@ -248,7 +261,10 @@ parameter(struct termfilter *f, unsigned c)
 		f->param_seen = true;
 		if (!f->p0_done && f->p0 < 100000)
 			f->p0 = f->p0 * 10 + (c - '0');
+		if (f->cur < 100000)
+			f->cur = f->cur * 10 + (c - '0');
 	} else {
+		param_end(f);
 		f->param_seen = f->p0_done = true;
 	}
 }
@@ -354,10 +370,12 @@ csi(struct termfilter *f, unsigned c, const unsigned char *b, size_t n,
 		intermediate(f, c);
 	} else if (c < 0x40) {
 		parameter(f, c);
-	} else if (csi_dropped(f, c)) {
-		discard(f, S_GROUND);
 	} else {
-		release(f, k);
+		param_end(f);
+		if (csi_dropped(f, c))
+			discard(f, S_GROUND);
+		else
+			release(f, k);
 	}
 }
 

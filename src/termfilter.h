@@ -35,7 +35,9 @@ struct termfilter {
 	bool p0_done;	       /* the first parameter has ended */
 	bool param_seen;       /* a parameter byte (OSC: a digit) seen */
 	bool open;	       /* a string passed on may not have ended */
+	bool lock_or_echo;     /* CSI: a parameter 2 or 12 */
 	unsigned long p0;      /* the first parameter (OSC: the number) */
+	unsigned long cur;     /* CSI: the parameter being read */
 	size_t dropped;	       /* bytes dropped of the current sequence */
 	size_t nheld;
 	unsigned char held[TERMFILTER_HOLD]; /* the sequence being judged */

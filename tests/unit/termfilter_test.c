@@ -83,6 +83,8 @@ test_passes(void)
 	    "\x1b[38;2;1;2;3mrgb\x1b[39;49m");
 	passes("cursor movement and erasing",
 	    "\x1b[H\x1b[2J\x1b[10;20H\x1b[3A\x1b[2B\x1b[K\x1b[?25l\x1b[?25h");
+	passes("insert mode, line feed mode, private mode 12",
+	    "\x1b[4h\x1b[4l\x1b[20h\x1b[20l\x1b[?12h\x1b[?2l\x1b[22h");
 	passes("modes: alternate screen, bracketed paste, mouse",
 	    "\x1b[?1049h\x1b[?2004h\x1b[?1000h\x1b[?1006h\x1b[?1049l");
 	passes("cursor save/restore, keypad, charset, reset",
@@ -199,6 +201,8 @@ test_drops(void)
 	gives("8-bit controls switched on", "a\x1b G\x1b Fb", "ab");
 	gives("media copy", "a\x1b[5i\x1b[?5i\x1b[ib", "ab");
 	gives("Linux console settings", "a\x1b[12;1]b", "ab");
+	gives("keyboard lock and local echo (KAM, SRM)",
+	    "a\x1b[2h\x1b[12l\x1b[4;12hb\x1b[2l", "ab");
 }
 
 static void
