@@ -9,6 +9,8 @@
  * sandbox.  The caller's terminal never reaches bwrap or the sandbox:
  * where 0-2 were terminals they get the sandbox's own (pty.c), which the
  * waiting loop relays; a stop of the launcher stops the sandbox too.
+ * What the sandbox writes to its terminal reaches the caller's only
+ * through termfilter.c, unless --tty-unfiltered.
  */
 #include "config.h"
 
