@@ -128,6 +128,9 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 	case OPT_ALLOW_SETUID_FILES:
 		inv->allow_setuid_files = true;
 		break;
+	case OPT_TTY_UNFILTERED:
+		inv->tty_unfiltered = true;
+		break;
 	case OPT_QUIET:
 		inv->verbosity = VERBOSITY_QUIET;
 		break;

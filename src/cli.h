@@ -63,6 +63,7 @@ struct invocation {
 	struct bounds bounds;  /* --limit, over the defaults */
 	bool json;
 	bool allow_setuid_files; /* as root, --rw over setuid files */
+	bool tty_unfiltered;	 /* output to a terminal not filtered */
 	char *project;		 /* --project as given, or NULL */
 	char *learn;		 /* --learn's file, or NULL */
 	bool denials;		 /* --watch, --learn: watch writes (DENIALS) */

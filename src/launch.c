@@ -9,6 +9,8 @@
  * sandbox.  The caller's terminal never reaches bwrap or the sandbox:
  * where 0-2 were terminals they get the sandbox's own (pty.c), which the
  * waiting loop relays; a stop of the launcher stops the sandbox too.
+ * What the sandbox writes to its terminal reaches the caller's only
+ * through termfilter.c, unless --tty-unfiltered.
  */
 #include "config.h"
 
@@ -44,6 +46,7 @@
 #include "ready.h"
 #include "pty.h"
 #include "seccomp.h"
+#include "termfilter.h"
 #include "sysctl.h"
 #include "util.h"
 #include "verify.h"
@@ -673,6 +676,7 @@ struct relay {
 	bool ctty; /* --tty: the sandbox's terminal is the command's own */
 	bool fg;   /* we may read the caller's terminal */
 	struct pty *t;
+	struct termfilter *filter;	   /* the output's filter; NULL: none */
 	struct deadline *dl;		   /* --timeout */
 	const struct protect_holds *holds; /* locks held for the run */
 	char keys[4096]; /* read from the caller, not yet in the sandbox's */
@@ -803,12 +807,40 @@ write_all(int fd, const char *p, size_t n)
 	}
 }
 
+#define RELAY_CHUNK 65536
+
+/* What the sandbox wrote to its terminal, to the caller's: filtered
+ * unless --tty-unfiltered (sbox-exec(1), "The terminal"). */
+static void
+relay_output(struct relay *r, const char *p, size_t n)
+{
+	static unsigned char out[TERMFILTER_OUT_MAX(RELAY_CHUNK)];
+
+	if (r->filter == NULL)
+		write_all(r->t->out, p, n);
+	else
+		write_all(r->t->out, (const char *)out,
+		    termfilter_run(r->filter, p, n, out));
+}
+
+/* The sandbox's output has ended: what the filter held back of a
+ * sequence not yet whole is dropped, an open title cancelled. */
+static void
+relay_output_end(struct relay *r)
+{
+	unsigned char end[TERMFILTER_FINISH_MAX];
+
+	if (r->filter != NULL && r->t->master >= 0)
+		write_all(r->t->out, (const char *)end,
+		    termfilter_finish(r->filter, end));
+}
+
 /* One round of the loop's I/O: PFD as prepared in relay_loop. */
 static void
 relay_io(struct relay *r, const struct pollfd *pfd, size_t n, bool *err_open,
     bool *master_open)
 {
-	static char chunk[65536];
+	static char chunk[RELAY_CHUNK];
 	ssize_t got;
 
 	for (size_t i = 0; i < n; i++) {
@@ -845,7 +877,7 @@ relay_io(struct relay *r, const struct pollfd *pfd, size_t n, bool *err_open,
 					 sizeof(chunk) - have)) > 0)
 					have += (size_t)got;
 				if (have > 0)
-					write_all(r->t->out, chunk, have);
+					relay_output(r, chunk, have);
 				else if (got == 0 ||
 				    (errno != EAGAIN && errno != EINTR))
 					*master_open = false;
@@ -970,6 +1002,7 @@ relay_loop(struct relay *r)
 		}
 		relay_io(r, pfd, n, &err_open, &master_open);
 	}
+	relay_output_end(r);
 	pty_restore(t);
 	while (waitpid(r->bwrap_pid, &status, 0) < 0)
 		if (errno != EINTR)
@@ -1215,6 +1248,7 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 {
 	const struct policy *p = &spec->inv->policy;
 	char go = STAGE2_GO;
+	static struct termfilter filter;
 	struct relay r = {
 		.bwrap_pid = l->bwrap_pid,
 		.cmd = out->cmd_pid,
@@ -1226,6 +1260,13 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 	};
 
 	start_watch(spec->inv, out);
+	/* Only what goes through the relay is filtered: a pipe or a file
+	 * is the command's own, untouched. */
+	if (!spec->inv->tty_unfiltered && l->t.master >= 0) {
+		termfilter_init(&filter);
+		r.filter = &filter;
+	}
+
 	forward_signals_to(l->bwrap_pid, out->cmd_pid, &l->t, p->tty);
 	deadline_watch(dl, out->cmd_pid, l->bwrap_pid, (int)fwd_pidfd);
 	spec->ready(spec->ready_ctx, getpid(), out->lookup_text);

@@ -92,6 +92,9 @@ enum opt_section {
 	    SECTION_PROCESS, "=N\tpass inherited descriptor N to the command") \
 	X(TTY, "tty", 0, no_argument, SCOPE_ANYWHERE, SECTION_PROCESS,         \
 	    "\town terminal with job control, for interactive use")            \
+	X(TTY_UNFILTERED, "tty-unfiltered", 0, no_argument, SCOPE_ARGV,        \
+	    SECTION_PROCESS,                                                   \
+	    "\tpass every escape sequence on to the terminal")                 \
 	X(TIMEOUT, "timeout", 0, required_argument, SCOPE_ANYWHERE,            \
 	    SECTION_PROCESS,                                                   \
 	    "=DURATION\tend the sandbox after DURATION (30, 1.5, 10m, 2h)")    \

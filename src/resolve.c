@@ -644,6 +644,7 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 	case OPT_LEARN:
 	case OPT_WATCH:
 	case OPT_ALLOW_SETUID_FILES:
+	case OPT_TTY_UNFILTERED:
 	case OPT_CHECK:
 	case OPT_PRINT:
 	case OPT_JSON:
