@@ -338,7 +338,7 @@ pass_special() {
 	# Allowed by name, every one is refused (no address pattern covers
 	# it) and the listener sees no connection; global addresses, through
 	# the same route, are reached.
-	NETNS=$NET_HOST run hsbx --allow-host="*.test:$ADDR_PORT" -- sh -c '
+	NETNS=$NET_HOST run --separate-stderr hsbx --allow-host="*.test:$ADDR_PORT" -- sh -c '
 		for n in $(printf "%s\n" "$2" | cut -d" " -f1) global.test global6.test; do
 			curl -sS "http://$n:$1/"
 		done' sh "$ADDR_PORT" "$SPECIAL_NAMES"
@@ -347,7 +347,7 @@ pass_special() {
 	assert_eq "$(cat "$W/reached")" "44.55.66.10"$'\n'"2a09:2::10"
 	# An address pattern covering one lets that one through, and only it.
 	: >"$W/reached"
-	NETNS=$NET_HOST run hsbx --allow-host="*.test:$ADDR_PORT" \
+	NETNS=$NET_HOST run --separate-stderr hsbx --allow-host="*.test:$ADDR_PORT" \
 		--allow-host="192.0.2.0/24:$ADDR_PORT" \
 		--allow-host="[2001:db8::/32]:$ADDR_PORT" -- sh -c \
 		'curl -sS "http://doc1.test:$1/"; curl -sS "http://doc6.test:$1/";
@@ -1040,8 +1040,8 @@ pass_npm_profile() {
 	local cache
 	pm_home
 	usr sh -c 'echo "{\"name\":\"proj\",\"version\":\"1.0.0\"}" >package.json'
-	run --separate-stderr sbx --profile=npm -- npm install --no-audit \
-		--no-fund --fetch-retries=0 is-number@7.0.0
+	run --separate-stderr sbx --profile=npm "${MIRROR[@]}" -- npm install \
+		--no-audit --no-fund --fetch-retries=0 is-number@7.0.0
 	echo "$stderr" >&2
 	assert_status 0
 	assert_contains "$(cat "$PROJ/node_modules/is-number/package.json")" '"7.0.0"'
@@ -1049,8 +1049,8 @@ pass_npm_profile() {
 	[ -n "$(ls "$cache/npm/_cacache")" ]
 	# Not on the list: the same install is refused, nothing installed.
 	rm -rf "$PROJ/node_modules" "$PROJ/package-lock.json"
-	run --separate-stderr sbx --profile=npm --deny-host=registry.npmjs.org -- \
-		npm install --no-audit --no-fund --fetch-retries=0 \
+	run --separate-stderr sbx --profile=npm "${MIRROR[@]}" \
+		--deny-host=registry.npmjs.org -- npm install --no-audit --no-fund --fetch-retries=0 \
 		--prefer-online is-number@7.0.0
 	assert_failed "npm install with registry.npmjs.org denied"
 	assert_contains "$stderr" 403
@@ -1063,6 +1063,17 @@ pass_npm_profile() {
 	# registry, reachable wherever scripts/install-deps could install.
 	curl -sS -m 20 -o /dev/null https://registry.npmjs.org/is-number ||
 		skip_or_fail "the npm registry is not reachable from here"
+	# Where this machine's resolver points the registry at a mirror on an
+	# address the proxy refuses by default (a special-purpose block,
+	# sbox-exec(1) NETWORK BY NAME), an address entry allows it, as it
+	# would for a user behind such a mirror.
+	MIRROR=()
+	for addr in $(getent ahosts registry.npmjs.org | awk '{print $1}' | sort -u); do
+		case $addr in
+		*:*) MIRROR+=(--allow-host="[$addr]") ;;
+		*) MIRROR+=(--allow-host="$addr") ;;
+		esac
+	done
 	each_user pass_npm_profile
 }
 
@@ -1182,19 +1193,20 @@ pass_denial_lines() {
 	assert_failed "curl of a name that does not resolve"
 	assert_contains "$stderr" "sbox-exec: could not resolve nosuch.invalid:80, which is allowed (cannot resolve:"
 	refute_contains "$stderr" "refused"
-	# An allowed address where nothing listens.
+	# An allowed name and address where nothing listens (by its name:
+	# the proxy variables leave 127.0.0.1 out of the proxy).
 	free=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	run --separate-stderr hsbx --allow-host="127.0.0.1:$free" -- \
-		curl -fsS "http://127.0.0.1:$free/"
+	run --separate-stderr hsbx --allow-host="site.test:$free" \
+		--allow-host="127.0.0.1:$free" -- curl -fsS "http://site.test:$free/"
 	assert_failed "curl of a port where nothing listens"
-	assert_contains "$stderr" "sbox-exec: could not reach 127.0.0.1:$free, which is allowed (cannot connect:"
+	assert_contains "$stderr" "sbox-exec: could not reach site.test:$free, which is allowed (cannot connect:"
 	# -v does not call either "denied".
 	run --separate-stderr hsbx -v --allow-host=nosuch.invalid -- \
 		curl -sS "http://nosuch.invalid/"
 	refute_contains "$stderr" "denied"
 	# -q: nothing of ours.
 	run --separate-stderr hsbx -q --allow-host=other.test -- \
-		curl -sS "http://site.test:$WEB_PORT/"
+		curl -fsS "http://site.test:$WEB_PORT/"
 	assert_failed "curl of a name not on the list"
 	refute_contains "$stderr" "sbox-exec:"
 }
