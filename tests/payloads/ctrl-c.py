@@ -10,11 +10,15 @@ after 20 s) and prints the exit code.
 import os
 import pty
 import select
+import signal
 import sys
 import time
 
 pid, fd = pty.fork()
 if pid == 0:
+    # As at an interactive shell, even when the tests were started with
+    # SIGINT ignored (in the background of a script).
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     os.execv(sys.argv[1], [sys.argv[1], "--tty", "--", "sh", "-c",
                            "echo ready; exec sleep 30"])
 seen = b""

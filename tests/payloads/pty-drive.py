@@ -88,6 +88,11 @@ def main():
             if not background:
                 os.tcsetpgrp(0, os.getpgrp())
             signal.signal(signal.SIGTTOU, signal.SIG_DFL)
+            # A job of an interactive shell: Ctrl-C and Ctrl-\ work even
+            # when the tests were started with them ignored (in the
+            # background of a script).
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.signal(signal.SIGQUIT, signal.SIG_DFL)
             os.close(report_w)
             os.execvp(cmd[0], cmd)
         os.setpgid(job, job)
