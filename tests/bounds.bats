@@ -20,6 +20,12 @@ marked() {
 	pgrep -c -f -- "$MARK" || true
 }
 
+# marked_children N: exactly N processes have "$MARK-" in their command
+# line (a command's children, named "$MARK-child" and so on).
+marked_children() {
+	[ "$(pgrep -c -f -- "$MARK-")" = "$1" ]
+}
+
 # launch ARGS...: sbox-exec with ARGS in the background as the pass's user,
 # away from bats' descriptors; its pid in $LAUNCHED, for wait.
 launch() {
@@ -69,6 +75,8 @@ _timeout_stubborn() {
 	# daemon, which left it.
 	run usr timeout -k 0.5 0.5 sh "$d/stubborn.sh" "$MARK" "$d" 3>&-
 	assert_status 137
+	# The daemon's shell may start only after timeout(1) is done.
+	wait_for 10 pgrep -f -- "$MARK-daemon" >/dev/null
 	daemon=$(pgrep -f -- "$MARK-daemon")
 	assert_eq "$(echo "$daemon" | wc -w)" 1
 	kill -KILL -- "-$(ps -o pgid= -p "$daemon" | tr -d ' ')"
@@ -77,8 +85,8 @@ _timeout_stubborn() {
 	launch --rw "$d" --timeout=1.5 --kill-after=0.5 -- \
 		sh "$d/stubborn.sh" "$MARK" "$d"
 	wait_for 5 test -e "$d/started"
-	sleep 0.2
-	assert_eq "$(pgrep -c -f -- "$MARK-")" 2 # the child and the daemon
+	# The child and the daemon, once both shells have started.
+	wait_for 5 marked_children 2
 	status=0
 	wait "$LAUNCHED" || status=$?
 	assert_eq "$status" 124

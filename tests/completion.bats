@@ -99,16 +99,17 @@ bash_complete() {
 
 # zsh_complete LINE: the candidates zsh offers for LINE, one a line: an
 # interactive zsh on a pseudo-terminal (zpty) completes it with compinit,
-# and compadd records what it is given.
+# and compadd records what it is given.  Paths go to that zsh quoted
+# (${(q)...}): a checkout's path may have a blank.
 zsh_complete() {
 	local script=$BATS_TEST_TMPDIR/complete.zsh
 	cat >"$script" <<-'EOF'
 		zmodload zsh/zpty
 		out=$3
 		zpty z zsh -f -i
-		zpty -w z "fpath=($1 \$fpath); autoload -Uz compinit; compinit -u -D"
+		zpty -w z "fpath=(${(q)1} \$fpath); autoload -Uz compinit; compinit -u -D"
 		zpty -w z "compdef '_files' sbxtestprog 2>/dev/null; _sbxtestprog() { compadd -- --sbxtest-flag }; compdef _sbxtestprog sbxtestprog"
-		zpty -w z "compadd() { builtin compadd \"\$@\"; local -a a; builtin compadd -O a \"\$@\"; print -rl -- \$a >>$out; }"
+		zpty -w z "compadd() { builtin compadd \"\$@\"; local -a a; builtin compadd -O a \"\$@\"; print -rl -- \$a >>${(q)out}; }"
 		zpty -w z "zstyle ':completion:*' menu no; bindkey '^I' complete-word; print READY\$((1+1))"
 		zpty -r -m z x '*READY2*'
 		zpty -w -n z "$2"$'\t'

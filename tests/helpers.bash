@@ -32,13 +32,25 @@ export SBOX_EXEC
 # An unprivileged test must not pick up a python3 under /root.
 PY=/usr/bin/python3
 
-# Tests run sbox-exec from wherever bats was started, and the sandbox
-# shows the working directory only when it is not below its private /tmp:
-# a checkout under /tmp would refuse every run.  Start each file from a
-# directory the sandbox shows and any user may enter.
-case "$PWD/:$(pwd -P)/" in
-/tmp/* | *:/tmp/*) cd "${SBOX_TEST_SCRATCH:-/var/tmp}" || exit 1 ;;
-esac
+# The working directory is the default project (sbox-exec(1), --project),
+# so a test must not inherit it from wherever bats was started: below
+# /tmp the sandbox cannot show it (its /tmp is private), below a 0700 home
+# directory the unprivileged pass cannot enter it, and /var/tmp holds the
+# home directories the tests make, which a project must not hold.  Each
+# test starts in an empty directory of its own beside the scratch
+# directories, that any user may enter, removed by common_teardown; so no
+# result depends on where the checkout is or where the suite was started,
+# and test files run in parallel share no working directory.  Outside a
+# test (setup_file) the scratch base itself.
+if [ -n "${BATS_TEST_TMPDIR:-}" ]; then
+	TEST_CWD=$(mktemp -d "${SBOX_TEST_SCRATCH:-/var/tmp}/sbox-cwd.XXXXXX") ||
+		exit 1
+	chmod 0755 "$TEST_CWD"
+	echo "$TEST_CWD" >>"$BATS_TEST_TMPDIR/.scratch"
+	cd "$TEST_CWD" || exit 1
+else
+	cd "${SBOX_TEST_SCRATCH:-/var/tmp}" || exit 1
+fi
 
 # --- requirements -------------------------------------------------------
 

@@ -197,7 +197,7 @@ first_line() {
 
 @test "started in the background, then brought to the foreground, the command reads the keyboard" {
 	body() {
-		drive bg expect=ready sleep=0.5 fg sleep=0.5 send='typed\n' \
+		drive bg expect=ready sleep=0.5 fg running send='typed\n' \
 			expect='got typed' -- "$SBOX" -- \
 			sh -c 'echo ready; read -r x; echo "got $x"'
 		assert_contains "$output" "got typed"

@@ -92,12 +92,19 @@ _docker_socket() {
 }
 
 @test "a docker-style socket under /run (/run/docker.sock) cannot be connected to" {
-	requires root python3 timeout
+	requires root python3 timeout flock
+	local d lock
+	# One host path for every copy of the suite that may run at once
+	# (scripts/test-all runs two): one at a time, through a lock on /run
+	# itself (nothing left behind), held by this test's process until it
+	# ends, after teardown has removed the socket.
+	exec {lock}</run
+	flock -w 300 "$lock" ||
+		skip_or_fail "another test run kept /run/docker.sock for 5 minutes"
 	if [ -e /run/docker.sock ] || [ -L /run/docker.sock ]; then
 		skip_or_fail "/run/docker.sock already exists on this host; not touching it"
 		return
 	fi
-	local d
 	d=$(scratch_dir)
 	on_teardown 'rm -f /run/docker.sock'
 	AS="" start_listener path "$d" /run/docker.sock public

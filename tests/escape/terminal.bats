@@ -129,9 +129,10 @@ _background_read() {
 	assert_contains "$output" "stopped:"
 	assert_absent "$d/control"
 	# In the sandbox, started in the background: it cannot read the
-	# terminal at all; what is typed stays with the terminal.
-	drive bg sleep=2 send='secret-typed\n' sleep=1.5 kill=15 -- \
-		"$SBOX" --rw "$d" -- sh -c "$READER" sh "$d/read"
+	# terminal at all; what is typed once the reader has started stays
+	# with the terminal.
+	drive bg expect=ready send='secret-typed\n' sleep=1.5 kill=15 -- \
+		"$SBOX" --rw "$d" -- sh -c "echo ready; $READER" sh "$d/read"
 	assert_contains "$output" "exit=143"
 	assert_contains "$output" "termios=same"
 	assert_absent "$d/read"

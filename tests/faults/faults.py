@@ -778,6 +778,11 @@ def scenario_held_tunnels():
 
 
 def main():
+    # A suite started in the background by a script (`make check &`)
+    # inherits SIGINT and SIGQUIT ignored, and so would every launcher
+    # started here: the signal scenarios would not test what they say.
+    for sig in (signal.SIGINT, signal.SIGQUIT):
+        signal.signal(sig, signal.SIG_DFL)
     fn = globals().get("scenario_" + SCENARIO.replace("-", "_"))
     if fn is None:
         sys.exit("faults.py: no scenario %r" % SCENARIO)

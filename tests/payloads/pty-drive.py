@@ -23,7 +23,8 @@ Steps, in order:
   running        wait until none of them is stopped
   cont           SIGCONT to the command's process group (as bg would)
   fg             the command's process group to the foreground, then
-                 SIGCONT to it (as a shell's fg does)
+                 SIGCONT to it (as a shell's fg does); waits until the
+                 terminal's foreground is the command's
   kill=SIG       a signal (number) to the command
   foreground     print whose process group the terminal's foreground is:
                  "foreground=job", "foreground=shell" or "foreground=other"
@@ -87,6 +88,11 @@ def main():
             if not background:
                 os.tcsetpgrp(0, os.getpgrp())
             signal.signal(signal.SIGTTOU, signal.SIG_DFL)
+            # A job of an interactive shell: Ctrl-C and Ctrl-\ work even
+            # when the tests were started with them ignored (in the
+            # background of a script).
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.signal(signal.SIGQUIT, signal.SIG_DFL)
             os.close(report_w)
             os.execvp(cmd[0], cmd)
         os.setpgid(job, job)
@@ -124,6 +130,7 @@ def main():
         return True
 
     def below(pid):
+        """(pid, state, parent) of PID and everything below it."""
         kids, seen, todo = [], set(), [pid]
         stats = {}
         for p in os.listdir("/proc"):
@@ -141,9 +148,27 @@ def main():
                 continue
             seen.add(p)
             if p in stats:
-                kids.append((p, stats[p][0]))
+                kids.append((p, stats[p][0], stats[p][1]))
             todo.extend(q for q, (_, pp) in stats.items() if pp == p)
         return kids
+
+    def all_stopped():
+        """Every process below the job is stopped.  A shell that started
+        a command with vfork() (dash does) waits in state D until the
+        child has exec'd; when Ctrl-Z stops that child first, the shell
+        stays in D, as stopped as its child, and is counted so."""
+        procs = below(job)
+        if not procs:
+            return False
+        state = {p: st for p, st, _ in procs}
+
+        def stopped(p):
+            if state[p] == "T":
+                return True
+            children = [c for c, _, pp in procs if pp == p]
+            return state[p] == "D" and bool(children) and all(
+                stopped(c) for c in children)
+        return all(stopped(p) for p in state)
 
     def wait_until(what, cond):
         end = time.time() + 10
@@ -152,7 +177,8 @@ def main():
                 return
             pump(0.05)
         sys.stdout.write(out.decode(errors="replace").replace("\r", ""))
-        print("\ntimed out waiting for: %s" % what)
+        print("\ntimed out waiting for: %s (processes: %s)" % (what, " ".join(
+            "%d:%s" % (p, st) for p, st, _ in below(job))))
         try:
             os.kill(job, signal.SIGKILL)
         except ProcessLookupError:
@@ -175,13 +201,13 @@ def main():
             fcntl.ioctl(master, termios.TIOCSWINSZ,
                         struct.pack("HHHH", r, c, 0, 0))
         elif key == "stopped":
-            wait_until(s, lambda: below(job) and all(
-                st == "T" for _, st in below(job)))
+            wait_until(s, all_stopped)
             print("stopped: %d processes" % len(below(job)))
         elif key == "running":
-            wait_until(s, lambda: not any(st == "T" for _, st in below(job)))
+            wait_until(s, lambda: not any(st == "T" for _, st, _ in below(job)))
         elif key == "fg":
             os.kill(shell, signal.SIGUSR1)
+            wait_until(s, lambda: os.tcgetpgrp(master) == job)
         elif key == "cont":
             os.killpg(job, signal.SIGCONT)
         elif key == "kill":
