@@ -941,9 +941,39 @@ proxy(struct relay *r)
 	return code;
 }
 
+/* Whether the caller's environment carried SBOX_EXEC_SANDBOX, the mark
+ * every sandbox's command inherits (read before we set it for ours). */
+static bool marked_inside;
+
+/*
+ * Whether this launcher runs inside a sandbox sbox-exec made, told apart
+ * two ways: the environment's mark (which --clearenv or --unsetenv may
+ * have dropped), or, whatever the environment, the sandbox's first
+ * process: bwrap with stage two on its command line (sbox-exec(1),
+ * ENVIRONMENT).
+ */
+static bool
+inside_sbox_exec(void)
+{
+	static const char stage2[] = "\0--sbox-stage2\0";
+	cleanup_fd int fd = -1;
+	char buf[16384];
+	ssize_t n;
+
+	if (marked_inside)
+		return true;
+	fd = open("/proc/1/cmdline", O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf));
+	return n > 0 &&
+	    memmem(buf, (size_t)n, stage2, sizeof(stage2) - 1) != NULL;
+}
+
 /*
  * Why bwrap gave up, from its words in OUT and what the host adds to them
- * (an AppArmor restriction the bwrap in use is not exempt from).
+ * (an AppArmor restriction the bwrap in use is not exempt from; a
+ * sandbox of our own around us).
  */
 static void
 classify(const struct launch_spec *spec, const struct ready_outcome *out,
@@ -961,6 +991,7 @@ classify(const struct launch_spec *spec, const struct ready_outcome *out,
 	    sysctl_read_long("kernel/apparmor_restrict_unprivileged_userns",
 		&restrict_userns) == 0 &&
 	    restrict_userns == 1;
+	host.nested = inside_sbox_exec();
 	reason_classify(out, spec->inv->probe_timeout_ms, &host, err);
 }
 
@@ -1182,6 +1213,9 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	struct ready_outcome out;
 	struct deadline dl;
 
+	/* The mark of our sandbox, for the command and what it starts. */
+	marked_inside = getenv("SBOX_EXEC_SANDBOX") != NULL;
+	(void)setenv("SBOX_EXEC_SANDBOX", "1", 1);
 	/* From the start: creation counts (TIMEOUT AND LIMITS). */
 	deadline_start(&dl,
 	    spec->inv->mode == MODE_RUN ? spec->inv->timeout_ms : 0,

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +119,86 @@ options_lookup(const char *word, bool *has_arg)
 		}
 	}
 	return OPT_NONE;
+}
+
+/* The edit distance (insertions, deletions, substitutions) between A and
+ * B, counted up to a cap: words longer than 64 bytes are never close. */
+static size_t
+edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[65];
+
+	if (la > 64 || lb > 64)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j],
+			       best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+/*
+ * The one of the N names CAND nearest to WORD, when it is near enough to
+ * be what was meant, else NULL: a few letters off (at most a third of the
+ * word, and at least one), or a name of three letters or more that WORD
+ * starts with ("no-network" for "no-net").  A tie between two names at the
+ * same distance suggests neither.
+ */
+const char *
+options_nearest(const char *word, const char *const *cand, size_t n)
+{
+	size_t len = strlen(word), bound = len / 3 > 1 ? len / 3 : 1;
+	size_t best_d = SIZE_MAX;
+	const char *best = NULL;
+	bool tie = false;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t d = edit_distance(word, cand[i]), clen = strlen(cand[i]);
+		bool prefix = clen >= 3 && clen < len &&
+		    strncmp(word, cand[i], clen) == 0;
+
+		if (d == 0 || (d > bound && !prefix))
+			continue;
+		if (d < best_d) {
+			best_d = d;
+			best = cand[i];
+			tie = false;
+		} else if (d == best_d && strcmp(best, cand[i]) != 0) {
+			tie = true;
+		}
+	}
+	return tie ? NULL : best;
+}
+
+/* The long option nearest to WORD ("--no-network", "no-network=1" or
+ * "-no-net"), for "did you mean"; NULL when none is near. */
+const char *
+options_suggest(const char *word)
+{
+	const char *names[N_ELEMENTS(table)];
+	cleanup_free char *bare = NULL;
+
+	word += strspn(word, "-");
+	bare = xstrndup(word, strcspn(word, "="));
+	for (size_t i = 0; i < N_ELEMENTS(table); i++)
+		names[i] = table[i].name;
+	return bare[0] == '\0' ?
+	    NULL :
+	    options_nearest(bare, names, N_ELEMENTS(names));
 }
 
 const char *
@@ -312,7 +393,12 @@ options_check_value(enum opt_id id, const char *value)
 		struct np_entry e;
 		const char *why = netpolicy_parse(value, id == OPT_DENY_HOST,
 		    &e);
+		char meant[NETPOLICY_NAME_MAX + 8];
 
+		if (why != NULL &&
+		    netpolicy_suggest(value, meant, sizeof(meant)))
+			return xasprintf("--%s: '%s': %s; use --%s=%s", name,
+			    value, why, name, meant);
 		return why == NULL ?
 		    NULL :
 		    xasprintf("--%s: '%s': %s", name, value, why);

@@ -35,6 +35,7 @@ struct reason_host {
 	bool apparmor_restricts_userns; /* kernel.apparmor_restrict_
 					   unprivileged_userns is 1 */
 	const char *bwrap; /* the real path of the bwrap in use, or NULL */
+	bool nested;	   /* this launcher runs inside an sbox-exec sandbox */
 };
 
 /* reason.c */

@@ -129,6 +129,18 @@ reason_classify(const struct ready_outcome *o, long timeout_ms,
 
 	join_lines(&text, o->bwrap_stderr ? o->bwrap_stderr : "");
 
+	/* Inside our own sandbox, whatever bwrap said: the sandbox forbids
+	 * the namespaces another one needs, by design. */
+	if (host != NULL && host->nested && !o->timed_out) {
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "sbox-exec is running inside an sbox-exec sandbox, which allows no sandbox within it%s%s%s",
+		    text.len ? " (" : "", text.len ? text.s : "",
+		    text.len ? ")" : "");
+		sbox_error_hint(err,
+		    "run this sbox-exec outside the sandbox, or run the command directly: it is sandboxed already");
+		return;
+	}
+
 	if (!o->timed_out && text.len > 0 && apparmor_refused(text.s, host)) {
 		apparmor_error(text.s, host, err);
 		return;
