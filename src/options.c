@@ -185,7 +185,7 @@ options_nearest(const char *word, const char *const *cand, size_t n)
 }
 
 /* The long option nearest to WORD ("--no-network", "no-network=1" or
- * "-no-net"), for "did you mean"; NULL when none is near. */
+ * "rw" in a policy file), for "did you mean"; NULL when none is near. */
 const char *
 options_suggest(const char *word)
 {
@@ -194,8 +194,12 @@ options_suggest(const char *word)
 
 	word += strspn(word, "-");
 	bare = xstrndup(word, strcspn(word, "="));
-	for (size_t i = 0; i < N_ELEMENTS(table); i++)
+	for (size_t i = 0; i < N_ELEMENTS(table); i++) {
+		/* The name itself with the dashes wrong ("rw", "---rw"). */
+		if (strcmp(bare, table[i].name) == 0)
+			return table[i].name;
 		names[i] = table[i].name;
+	}
 	return bare[0] == '\0' ?
 	    NULL :
 	    options_nearest(bare, names, N_ELEMENTS(names));
