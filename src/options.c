@@ -346,6 +346,23 @@ check_number(enum opt_id id, const char *name, const char *value)
 	    xasprintf("--%s: '%s' is not a descriptor number", name, value);
 }
 
+/* --allow-host and --deny-host: a pattern; for a URL or a host with a
+ * path, the refusal names the pattern meant. */
+static char *
+check_host(enum opt_id id, const char *name, const char *value)
+{
+	struct np_entry e;
+	const char *why = netpolicy_parse(value, id == OPT_DENY_HOST, &e);
+	char meant[NETPOLICY_NAME_MAX + 8];
+
+	if (why == NULL)
+		return NULL;
+	if (netpolicy_suggest(value, meant, sizeof(meant)))
+		return xasprintf("--%s: '%s': %s; use --%s=%s", name, value,
+		    why, name, meant);
+	return xasprintf("--%s: '%s': %s", name, value, why);
+}
+
 /*
  * Whether VALUE has the form option ID takes, wherever it was given:
  * NULL, or what is wrong, worded for the user (to be freed).  What the
@@ -393,20 +410,8 @@ options_check_value(enum opt_id id, const char *value)
 		    NULL :
 		    xasprintf("--%s: '%s' is not a variable name", name, value);
 	case OPT_ALLOW_HOST:
-	case OPT_DENY_HOST: {
-		struct np_entry e;
-		const char *why = netpolicy_parse(value, id == OPT_DENY_HOST,
-		    &e);
-		char meant[NETPOLICY_NAME_MAX + 8];
-
-		if (why != NULL &&
-		    netpolicy_suggest(value, meant, sizeof(meant)))
-			return xasprintf("--%s: '%s': %s; use --%s=%s", name,
-			    value, why, name, meant);
-		return why == NULL ?
-		    NULL :
-		    xasprintf("--%s: '%s': %s", name, value, why);
-	}
+	case OPT_DENY_HOST:
+		return check_host(id, name, value);
 	case OPT_KEEP_FD:
 	case OPT_STATUS_FD:
 	case OPT_LOG_FD:
