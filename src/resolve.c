@@ -161,8 +161,9 @@ grant_source(struct resolver *rs, enum opt_id id, const char *value,
 		else if (src == NULL && id == OPT_HIDE && errno == ENOENT)
 			/* Nothing to hide where nothing is. */
 			strv_addf(&rs->inv->notices,
-			    "--hide: %s does not exist; nothing hidden there",
-			    value);
+			    "%s%s%.0lu%s--hide: %s does not exist; nothing hidden there",
+			    o->file ? o->file : "", o->file ? ":" : "",
+			    o->file ? o->line : 0, o->file ? ": " : "", value);
 		else if (src == NULL && !try)
 			fail(rs, o, "--%s: %s: %s", options_name(id), value,
 			    strerror(errno));

@@ -103,7 +103,7 @@ globs_literal() {
 	each_user globs_literal
 }
 
-@test "--hide of a missing path is skipped, and -v says so" {
+@test "--hide of a missing path is skipped, and -v and --check say so" {
 	run --separate-stderr "$SBOX_EXEC" --hide="$D/no-such" -- echo ran
 	assert_status 0
 	assert_eq "$output" ran
@@ -113,6 +113,11 @@ globs_literal() {
 	assert_eq "$output" ran
 	assert_contains "$stderr" \
 		"sbox-exec: --hide: $D/no-such does not exist; nothing hidden there"
+	printf -- '--hide %s\n' "$D/no-such" >"$D/p.policy"
+	run --separate-stderr "$SBOX_EXEC" --check --policy="$D/p.policy"
+	assert_status 0
+	assert_contains "$stderr" \
+		"sbox-exec: $D/p.policy:1: --hide: $D/no-such does not exist; nothing hidden there"
 }
 
 @test "unknown options name the nearest; far-off ones name none" {
