@@ -163,6 +163,7 @@ struct launch {
 	int bwrap_target; /* its number in the child, executed there */
 	pid_t bwrap_pid;
 	struct sigaction old_pipe; /* the caller's SIGPIPE, for the command */
+	struct strv env;	   /* bwrap's environment: ours, marked */
 };
 
 #define LAUNCH_INIT                                                            \
@@ -190,6 +191,22 @@ launch_free(struct launch *l)
 	fd_close(&l->saved_stderr);
 	fd_close(&l->devnull);
 	fd_close(&l->bwrap_copy);
+	strv_clear(&l->env);
+}
+
+/*
+ * bwrap's environment, made before the fork: the caller's, with
+ * SBOX_EXEC_SANDBOX=1, the mark the command inherits (sbox-exec(1),
+ * ENVIRONMENT).  The launcher's own environment keeps the caller's word.
+ */
+static void
+make_env(struct launch *l)
+{
+	for (char **e = environ; *e != NULL; e++)
+		if (strncmp(*e, SBOX_SANDBOX_ENV "=",
+			sizeof(SBOX_SANDBOX_ENV)) != 0)
+			strv_add(&l->env, *e);
+	strv_add(&l->env, SBOX_SANDBOX_ENV "=1");
 }
 
 #define cleanup_launch __attribute__((cleanup(launch_free)))
@@ -503,8 +520,8 @@ exec_bwrap(const struct launch *l, const struct launch_spec *spec)
 	if (bwrap_cmd_child_setup(&l->cmd) < 0)
 		child_fail("cannot hand bwrap its descriptors");
 	(void)sigaction(SIGPIPE, &l->old_pipe, NULL);
-	(void)syscall(SYS_execveat, l->bwrap_target, "", l->cmd.argv.v, environ,
-	    AT_EMPTY_PATH);
+	(void)syscall(SYS_execveat, l->bwrap_target, "", l->cmd.argv.v,
+	    l->env.v, AT_EMPTY_PATH);
 	child_fail("cannot execute bwrap");
 }
 
@@ -941,35 +958,6 @@ proxy(struct relay *r)
 	return code;
 }
 
-/* Whether the caller's environment carried SBOX_EXEC_SANDBOX, the mark
- * every sandbox's command inherits (read before we set it for ours). */
-static bool marked_inside;
-
-/*
- * Whether this launcher runs inside a sandbox sbox-exec made, told apart
- * two ways: the environment's mark (which --clearenv or --unsetenv may
- * have dropped), or, whatever the environment, the sandbox's first
- * process: bwrap with stage two on its command line (sbox-exec(1),
- * ENVIRONMENT).
- */
-static bool
-inside_sbox_exec(void)
-{
-	static const char stage2[] = "\0--sbox-stage2\0";
-	cleanup_fd int fd = -1;
-	char buf[16384];
-	ssize_t n;
-
-	if (marked_inside)
-		return true;
-	fd = open("/proc/1/cmdline", O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf));
-	return n > 0 &&
-	    memmem(buf, (size_t)n, stage2, sizeof(stage2) - 1) != NULL;
-}
-
 /*
  * Why bwrap gave up, from its words in OUT and what the host adds to them
  * (an AppArmor restriction the bwrap in use is not exempt from; a
@@ -991,7 +979,7 @@ classify(const struct launch_spec *spec, const struct ready_outcome *out,
 	    sysctl_read_long("kernel/apparmor_restrict_unprivileged_userns",
 		&restrict_userns) == 0 &&
 	    restrict_userns == 1;
-	host.nested = inside_sbox_exec();
+	host.nested = sysctl_inside_sbox_exec();
 	reason_classify(out, spec->inv->probe_timeout_ms, &host, err);
 }
 
@@ -1213,15 +1201,13 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	struct ready_outcome out;
 	struct deadline dl;
 
-	/* The mark of our sandbox, for the command and what it starts. */
-	marked_inside = getenv("SBOX_EXEC_SANDBOX") != NULL;
-	(void)setenv("SBOX_EXEC_SANDBOX", "1", 1);
 	/* From the start: creation counts (TIMEOUT AND LIMITS). */
 	deadline_start(&dl,
 	    spec->inv->mode == MODE_RUN ? spec->inv->timeout_ms : 0,
 	    spec->inv->kill_after_ms);
 	if (prepare(&l, spec, err) < 0)
 		return -1;
+	make_env(&l);
 	if (spec->inv->verbosity > 0) {
 		fputs("sbox-exec: running: ", stderr);
 		print_argv(stderr, l.cmd.argv.v);

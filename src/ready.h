@@ -41,5 +41,6 @@ struct reason_host {
 /* reason.c */
 void reason_classify(const struct ready_outcome *, long,
     const struct reason_host *, struct sbox_error *);
+void reason_nested(const char *, struct sbox_error *);
 
 #endif

@@ -222,6 +222,27 @@ nested() {
 	each_user nested
 }
 
+@test "inside, a user whose uid is not nobody's is told the same, not that / belongs to someone else" {
+	[ "$(id -u)" = 0 ] || skip "needs root to become uid 1000"
+	requires setpriv
+	SBOX=$(unpriv_sbox)
+	# Control: that user's sandbox works.
+	run --separate-stderr setpriv --reuid=1000 --regid=1000 --clear-groups \
+		"$SBOX" -- echo ran
+	assert_status 0
+	assert_eq "$output" ran
+	run --separate-stderr setpriv --reuid=1000 --regid=1000 --clear-groups \
+		"$SBOX" --ro "$SBOX" -- "$SBOX" --check --json
+	assert_status 125
+	assert_eq "$(json_get "$output" status)" sandbox-probe-failed
+	assert_contains "$(json_get "$output" detail)" \
+		"sbox-exec is running inside an sbox-exec sandbox"
+	assert_contains "$(json_get "$output" hint)" "outside the sandbox"
+	refute_contains "$(json_get "$output" hint)" "install bubblewrap"
+	assert_contains "$stderr" \
+		"sbox-exec: sbox-exec is running inside an sbox-exec sandbox"
+}
+
 @test "SBOX_EXEC_SANDBOX in the caller's environment changes nothing where a sandbox can be made" {
 	run --separate-stderr env SBOX_EXEC_SANDBOX=1 "$SBOX_EXEC" -- echo ran
 	assert_status 0

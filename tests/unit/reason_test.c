@@ -202,10 +202,37 @@ test_nested(void)
 	}
 }
 
+/* The lookup's refusal inside a sandbox (root's files look like another
+ * user's there) is turned into the same plain words. */
+static void
+test_nested_lookup(void)
+{
+	struct sbox_error e = { 0 };
+
+	sbox_error_set(&e, SBOX_BWRAP_UNTRUSTED, "x");
+	sbox_error_hint(&e, "install bubblewrap");
+	reason_nested("/usr/bin/bwrap: / is owned by a user other than root",
+	    &e);
+	ok(e.status == SBOX_PROBE_FAILED &&
+		strcmp(e.detail,
+		    "sbox-exec is running inside an sbox-exec sandbox, which allows no sandbox within it (/usr/bin/bwrap: / is owned by a user other than root)") ==
+		    0 &&
+		strstr(e.hint, "outside the sandbox") != NULL,
+	    "the lookup's words in brackets, the hint replaced: %s / %s",
+	    e.detail, e.hint);
+	reason_nested(NULL, &e);
+	ok(strcmp(e.detail,
+	       "sbox-exec is running inside an sbox-exec sandbox, which allows no sandbox within it") ==
+		0,
+	    "nothing said: no brackets (%s)", e.detail);
+	sbox_error_clear(&e);
+}
+
 int
 main(void)
 {
 	test_nested();
+	test_nested_lookup();
 	test_hints();
 	test_apparmor();
 	test_ends();
