@@ -272,6 +272,9 @@ options_help(FILE *f)
 	    "found; 124 if --timeout ended it.  With --check: 0 if the sandbox\n"
 	    "can be created, else 125.\n"
 	    "\n"
+	    "Paths are taken literally: a missing one written with '*', '?' or '['\n"
+	    "is refused, not expanded.\n"
+	    "\n"
 	    "See sbox-exec(1) for the status format and policy files.\n",
 	    f);
 }
