@@ -183,6 +183,15 @@ EOF
 	done
 }
 
+@test "a misspelt word in a file names the nearest option, with the file and line" {
+	policy p.policy <<'EOF'
+--rw ${CWD}/sub
+--no-network
+EOF
+	sbox --policy="$D/conf/p.policy" -- "${WRITE[@]}"
+	assert_refused "p.policy:2: '--no-network' is not an option; did you mean '--no-net'?"
+}
+
 @test "a variable's value with '*' or '[' is no pattern: a missing -try path is skipped, an existing one granted" {
 	mkdir -p "$D/work/[x]*"
 	policy p.policy <<'EOF'
