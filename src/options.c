@@ -171,7 +171,8 @@ options_nearest(const char *word, const char *const *cand, size_t n)
 		bool prefix = clen >= 3 && clen < len &&
 		    strncmp(word, cand[i], clen) == 0;
 
-		if (d == 0 || (d > bound && !prefix))
+		/* SIZE_MAX: too long to be near anything. */
+		if (d == 0 || d == SIZE_MAX || (d > bound && !prefix))
 			continue;
 		if (d < best_d) {
 			best_d = d;

@@ -110,6 +110,10 @@ main(void)
 	is_str(options_suggest("--alow-host"), "allow-host", "one missing");
 	is_str(options_suggest("--ro_try"), "ro-try", "'_' for '-'");
 	is_str(options_suggest("--network"), "net", "a longer word");
+	ok(options_suggest(
+	       "--no-net-and-then-a-very-long-tail-that-goes-on-past-64-bytes-xxxxxx") ==
+		NULL,
+	    "a word past 64 bytes: no suggestion, even after a name");
 	ok(options_suggest("--xyzzy") == NULL &&
 		options_suggest("--") == NULL &&
 		options_suggest("--zz") == NULL,
