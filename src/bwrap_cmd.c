@@ -278,12 +278,24 @@ bwrap_cmd_add_args(struct bwrap_cmd *c, char *const *args)
 }
 
 static bool
-target_used(const struct bwrap_cmd *c, int target)
+target_kept(const struct bwrap_cmd *c, int target)
 {
-	for (size_t i = 0; i < c->nfds; i++)
-		if (c->fds[i].target == target)
+	for (size_t i = 0; i < c->nkept; i++)
+		if (c->kept[i] == target)
 			return true;
 	return false;
+}
+
+/*
+ * Taken numbers are handed out upwards from 3, stepping around the kept
+ * ones, so every number below next_target is in use: a test in O(kept),
+ * not O(descriptors), which kept 10 000 grants from costing O(n^2) each.
+ */
+static bool
+target_used(const struct bwrap_cmd *c, int target)
+{
+	return (target >= 3 && target < c->next_target) ||
+	    target_kept(c, target);
 }
 
 static void
@@ -306,8 +318,11 @@ add_fd(struct bwrap_cmd *c, int fd, int target, bool owned, const char *what)
 void
 bwrap_cmd_keep_fd(struct bwrap_cmd *c, int fd, const char *what)
 {
-	if (!target_used(c, fd))
-		add_fd(c, fd, fd, false, what);
+	if (target_used(c, fd))
+		return;
+	c->kept = util_grow(c->kept, c->nkept, &c->kept_cap, sizeof(*c->kept));
+	c->kept[c->nkept++] = fd;
+	add_fd(c, fd, fd, false, what);
 }
 
 /*
@@ -317,12 +332,13 @@ bwrap_cmd_keep_fd(struct bwrap_cmd *c, int fd, const char *what)
 int
 bwrap_cmd_take_fd(struct bwrap_cmd *c, int *fd, const char *what)
 {
-	int target = 3;
+	int target = c->next_target > 3 ? c->next_target : 3;
 
 	if (*fd < 0)
 		return -1;
-	while (target_used(c, target))
+	while (target_kept(c, target))
 		target++;
+	c->next_target = target + 1;
 	add_fd(c, steal_fd(fd), target, true, what);
 	return target;
 }
@@ -392,6 +408,7 @@ bwrap_cmd_free(struct bwrap_cmd *c)
 	for (size_t i = 0; i < c->nfds; i++)
 		free(c->fds[i].what);
 	free(c->fds);
+	free(c->kept);
 	free(c->targets);
 	free(c->scratch);
 	strv_clear(&c->argv);

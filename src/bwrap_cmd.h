@@ -25,6 +25,10 @@
 #include "policy.h"
 #include "util.h"
 
+/* bwrap refuses more arguments than this ("Exceeded maximum number of
+ * arguments"), counting every word after its own name. */
+#define BWRAP_MAX_ARGS 9000
+
 /* A descriptor the command hands bwrap. */
 struct bwrap_fd {
 	int fd;	    /* ours, close-on-exec; -1 once closed */
@@ -37,9 +41,12 @@ struct bwrap_cmd {
 	struct strv argv;
 	struct bwrap_fd *fds;
 	size_t nfds, fds_cap;
-	int *targets; /* sorted, by bwrap_cmd_finish(): what survives exec */
-	int *scratch; /* room for the child's copies, one per descriptor */
-	int floor;    /* above every target: where the copies go */
+	int *kept; /* the numbers of the descriptors kept as they are */
+	size_t nkept, kept_cap;
+	int next_target; /* above every number taken so far */
+	int *targets;	 /* sorted, by bwrap_cmd_finish(): what survives exec */
+	int *scratch;	 /* room for the child's copies, one per descriptor */
+	int floor;	 /* above every target: where the copies go */
 };
 
 #define cleanup_bwrap_cmd __attribute__((cleanup(bwrap_cmd_free)))

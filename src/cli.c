@@ -78,6 +78,26 @@ add_status_fd(struct invocation *inv, const char *value)
 	inv->status_fds[inv->nstatus_fds++] = fd;
 }
 
+/* --watch, and --learn=FILE, which implies it (DENIALS). */
+static void
+apply_watch(struct invocation *inv, enum opt_id id, const char *value)
+{
+	inv->denials = true;
+	if (id == OPT_LEARN) {
+		free(inv->learn);
+		inv->learn = xstrdup(value);
+	}
+}
+
+static void
+add_status_socket(struct invocation *inv, const char *value)
+{
+	inv->status_sockets = util_grow(inv->status_sockets,
+	    inv->nstatus_sockets, &inv->status_sockets_cap,
+	    sizeof(*inv->status_sockets));
+	inv->status_sockets[inv->nstatus_sockets++] = xstrdup(value);
+}
+
 /* An option of the launcher itself: argv only, so in effect at once. */
 static void
 apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
@@ -94,10 +114,7 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 		(void)util_parse_fd(value, &inv->log_fd);
 		break;
 	case OPT_STATUS_SOCKET:
-		inv->status_sockets = util_grow(inv->status_sockets,
-		    inv->nstatus_sockets, &inv->status_sockets_cap,
-		    sizeof(*inv->status_sockets));
-		inv->status_sockets[inv->nstatus_sockets++] = xstrdup(value);
+		add_status_socket(inv, value);
 		break;
 	case OPT_JSON:
 		inv->json = true;
@@ -110,6 +127,9 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 		break;
 	case OPT_ALLOW_SETUID_FILES:
 		inv->allow_setuid_files = true;
+		break;
+	case OPT_TTY_UNFILTERED:
+		inv->tty_unfiltered = true;
 		break;
 	case OPT_QUIET:
 		inv->verbosity = VERBOSITY_QUIET;
@@ -125,7 +145,13 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 		break;
 	case OPT_PROJECT:
 		free(inv->project);
+		free(inv->learn);
+		strv_clear(&inv->cred_masks);
 		inv->project = xstrdup(value);
+		break;
+	case OPT_LEARN:
+	case OPT_WATCH:
+		apply_watch(inv, id, value);
 		break;
 	case OPT_NONE:
 	case OPT_FS:
@@ -151,6 +177,7 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 	case OPT_PROFILE:
 	case OPT_TIMEOUT:
 	case OPT_KILL_AFTER:
+	case OPT_NET_IDLE_TIMEOUT:
 	case OPT_LIMIT:
 	case OPT_END:
 		break; /* they shape the sandbox: resolve.c applies them */
@@ -247,6 +274,7 @@ cli_parse(struct invocation *inv, int argc, char **argv)
 	memset(inv, 0, sizeof(*inv));
 	inv->probe_timeout_ms = CLI_DEFAULT_TIMEOUT_MS;
 	inv->kill_after_ms = BOUNDS_DEFAULT_KILL_AFTER_MS;
+	inv->net_idle_ms = CLI_DEFAULT_NET_IDLE_MS;
 	bounds_set_defaults(&inv->bounds);
 	inv->log_fd = -1;
 	opterr = 0;
@@ -283,6 +311,7 @@ cli_free(struct invocation *inv)
 	free(inv->bwrap);
 	free(inv->project);
 	strv_clear(&inv->notices);
+	strv_clear(&inv->warnings);
 	sbox_error_clear(&inv->err);
 }
 

@@ -17,6 +17,7 @@
 #include "bounds.h"
 #include "options.h"
 #include "policy.h"
+#include "protect.h"
 #include "sbox.h"
 #include "util.h"
 
@@ -54,14 +55,22 @@ struct invocation {
 	char **status_sockets; /* as given: "@name" or a path */
 	size_t nstatus_sockets, status_sockets_cap;
 	long probe_timeout_ms;
+	bool probe_timeout_given;
 	long long timeout_ms;	 /* --timeout; 0: none */
 	long long kill_after_ms; /* --kill-after, or its default */
 	bool kill_after_given;
-	struct bounds bounds; /* --limit, over the defaults */
+	long long net_idle_ms; /* --net-idle-timeout, or its default */
+	struct bounds bounds;  /* --limit, over the defaults */
 	bool json;
 	bool allow_setuid_files; /* as root, --rw over setuid files */
+	bool tty_unfiltered;	 /* output to a terminal not filtered */
 	char *project;		 /* --project as given, or NULL */
+	char *learn;		 /* --learn's file, or NULL */
+	bool denials;		 /* --watch, --learn: watch writes (DENIALS) */
+	struct strv cred_masks;	 /* the credential list's paths, expanded */
 	struct strv notices;	 /* said with -v and --check */
+	struct strv warnings;	 /* said unless -q */
+	struct protect_holds holds; /* a run's placeholders (protect.c) */
 	enum verbosity verbosity;
 	char **command;		      /* points into argv; NULL-terminated */
 	struct cli_request *requests; /* in the order given */
@@ -70,6 +79,12 @@ struct invocation {
 };
 
 #define CLI_DEFAULT_TIMEOUT_MS 10000L
+/* Past this many mounts the default probe timeout grows with the square
+ * of their number, as bwrap's setup time does (sbox-exec(1), Policy
+ * size): N mounts add N^2 / CLI_MOUNTS_SQ_PER_MS ms. */
+#define CLI_MANY_MOUNTS 500
+#define CLI_MOUNTS_SQ_PER_MS 250
+#define CLI_DEFAULT_NET_IDLE_MS 300000LL /* 5 minutes */
 
 int cli_parse(struct invocation *, int, char **);
 void cli_fail(struct invocation *, const char *, unsigned long, const char *,

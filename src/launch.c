@@ -9,6 +9,8 @@
  * sandbox.  The caller's terminal never reaches bwrap or the sandbox:
  * where 0-2 were terminals they get the sandbox's own (pty.c), which the
  * waiting loop relays; a stop of the launcher stops the sandbox too.
+ * What the sandbox writes to its terminal reaches the caller's only
+ * through termfilter.c, unless --tty-unfiltered.
  */
 #include "config.h"
 
@@ -24,6 +26,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -37,11 +40,13 @@
 #include "events.h"
 #include "fd.h"
 #include "netproxy.h"
+#include "watch.h"
 #include "stage2.h"
 #include "launch.h"
 #include "ready.h"
 #include "pty.h"
 #include "seccomp.h"
+#include "termfilter.h"
 #include "sysctl.h"
 #include "util.h"
 #include "verify.h"
@@ -294,6 +299,57 @@ open_hidden_fds(struct bwrap_input *in, size_t n)
 	return 0;
 }
 
+/* The launcher's own descriptors that bwrap gets or that are open beside
+ * the grants' (stage two's, the control socket, the terminal...). */
+#define LAUNCH_OWN_FDS 16
+
+/*
+ * Descriptors, checked before any is opened (sbox-exec(1), Policy size): one
+ * per grant bound from its descriptor and per hidden file, a handful of
+ * the launcher's, and, while bwrap's child moves them to their numbers,
+ * a second copy of each.  Against the soft limit, which bwrap and the
+ * command inherit as it is.
+ */
+static int
+check_descriptors(const struct policy *p, bool by_fd, struct sbox_error *err)
+{
+	struct rlimit rl;
+	size_t n = bwrap_cmd_hidden_files(p) + LAUNCH_OWN_FDS, need;
+
+	for (size_t i = 0; by_fd && i < p->nmounts; i++)
+		if (p->mounts[i].kind == MOUNT_RO ||
+		    p->mounts[i].kind == MOUNT_RW)
+			n++;
+	need = 2 * n + 3;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    need <= rl.rlim_cur)
+		return 0;
+	sbox_error_set(err, SBOX_INVALID_POLICY,
+	    "the sandbox needs %zu descriptors to hand bwrap its %zu mounts, above the limit on open files (%llu)",
+	    need, p->nmounts, (unsigned long long)rl.rlim_cur);
+	sbox_error_hint(err,
+	    "raise the limit (ulimit -n %zu), or grant fewer, wider paths",
+	    need);
+	return -1;
+}
+
+/* bwrap's limit on its arguments, checked before it is run
+ * (sbox-exec(1), Policy size). */
+static int
+check_bwrap_words(const struct bwrap_cmd *cmd, struct sbox_error *err)
+{
+	size_t n = cmd->argv.n > 0 ? cmd->argv.n - 1 : 0;
+
+	if (n <= BWRAP_MAX_ARGS)
+		return 0;
+	sbox_error_set(err, SBOX_INVALID_POLICY,
+	    "the sandbox takes %zu arguments to bwrap, which accepts at most %d",
+	    n, BWRAP_MAX_ARGS);
+	sbox_error_hint(err,
+	    "grant fewer, wider paths: each --ro, --rw or --hide takes three, each --setenv three");
+	return -1;
+}
+
 /*
  * The sandbox part of the bwrap command for INV, up to its "--": the
  * same for the launch and for --print.  BY_FD: grants bound from
@@ -312,6 +368,18 @@ build_sandbox(struct bwrap_cmd *cmd, const struct invocation *inv,
 		.disable_userns = bw->disable_userns,
 	};
 
+	/* Each mount takes two of bwrap's words at least: that limit first,
+	 * before a descriptor limit that raising would not get past. */
+	if (2 * p->nmounts > BWRAP_MAX_ARGS) {
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "the sandbox's %zu mounts take more arguments to bwrap than the %d it accepts",
+		    p->nmounts, BWRAP_MAX_ARGS);
+		sbox_error_hint(err,
+		    "grant fewer, wider paths: each --ro, --rw or --hide takes three");
+		return -1;
+	}
+	if (check_descriptors(p, by_fd, err) < 0)
+		return -1;
 	for (size_t i = 0; i < p->nkeep; i++)
 		bwrap_cmd_keep_fd(cmd, p->keep_fds[i], "named with --keep-fd");
 	if (open_hidden_fds(&in, bwrap_cmd_hidden_files(p)) < 0)
@@ -360,6 +428,8 @@ launch_print(const struct invocation *inv, const struct located *bw,
 	if (build_sandbox(&cmd, inv, bw, false, err) < 0)
 		return -1;
 	bwrap_cmd_add_args(&cmd, inv->command);
+	if (check_bwrap_words(&cmd, err) < 0)
+		return -1;
 	print_argv(stdout, cmd.argv.v);
 	for (size_t i = 0; i < cmd.nfds && inv->verbosity >= 0; i++) {
 		cleanup_buf struct buf safe = { 0 };
@@ -418,6 +488,7 @@ add_stage2(struct launch *l, const struct invocation *inv,
 	if (netpolicy_active(&p->egress))
 		s2.proxy_port = NETPROXY_PORT;
 	s2.writable = writable;
+	s2.watch = inv->mode == MODE_RUN && inv->denials;
 	s2.command = inv->command;
 	bwrap_cmd_addf(&l->cmd, "/proc/self/fd/%d", exe);
 	stage2_args_encode(&s2, &l->cmd.argv);
@@ -461,7 +532,7 @@ prepare(struct launch *l, const struct launch_spec *spec,
 	if (l->saved_stderr < 0)
 		return failed(err, "cannot prepare the launch");
 	if (build_sandbox(&l->cmd, inv, spec->located, true, err) < 0 ||
-	    add_stage2(l, inv, err) < 0)
+	    add_stage2(l, inv, err) < 0 || check_bwrap_words(&l->cmd, err) < 0)
 		return -1;
 	/* bwrap is executed from its descriptor, which a script is read
 	 * through: taken last, it moves no number the words name. */
@@ -622,7 +693,9 @@ struct relay {
 	bool ctty; /* --tty: the sandbox's terminal is the command's own */
 	bool fg;   /* we may read the caller's terminal */
 	struct pty *t;
-	struct deadline *dl; /* --timeout */
+	struct termfilter *filter;	   /* the output's filter; NULL: none */
+	struct deadline *dl;		   /* --timeout */
+	const struct protect_holds *holds; /* locks held for the run */
 	char keys[4096]; /* read from the caller, not yet in the sandbox's */
 	size_t nkeys, keys_off;
 };
@@ -751,12 +824,40 @@ write_all(int fd, const char *p, size_t n)
 	}
 }
 
+#define RELAY_CHUNK 65536
+
+/* What the sandbox wrote to its terminal, to the caller's: filtered
+ * unless --tty-unfiltered (sbox-exec(1), "The terminal"). */
+static void
+relay_output(struct relay *r, const char *p, size_t n)
+{
+	static unsigned char out[TERMFILTER_OUT_MAX(RELAY_CHUNK)];
+
+	if (r->filter == NULL)
+		write_all(r->t->out, p, n);
+	else
+		write_all(r->t->out, (const char *)out,
+		    termfilter_run(r->filter, p, n, out));
+}
+
+/* The sandbox's output has ended: what the filter held back of a
+ * sequence not yet whole is dropped, an open title cancelled. */
+static void
+relay_output_end(struct relay *r)
+{
+	unsigned char end[TERMFILTER_FINISH_MAX];
+
+	if (r->filter != NULL && r->t->master >= 0)
+		write_all(r->t->out, (const char *)end,
+		    termfilter_finish(r->filter, end));
+}
+
 /* One round of the loop's I/O: PFD as prepared in relay_loop. */
 static void
 relay_io(struct relay *r, const struct pollfd *pfd, size_t n, bool *err_open,
     bool *master_open)
 {
-	static char chunk[65536];
+	static char chunk[RELAY_CHUNK];
 	ssize_t got;
 
 	for (size_t i = 0; i < n; i++) {
@@ -793,7 +894,7 @@ relay_io(struct relay *r, const struct pollfd *pfd, size_t n, bool *err_open,
 					 sizeof(chunk) - have)) > 0)
 					have += (size_t)got;
 				if (have > 0)
-					write_all(r->t->out, chunk, have);
+					relay_output(r, chunk, have);
 				else if (got == 0 ||
 				    (errno != EAGAIN && errno != EINTR))
 					*master_open = false;
@@ -918,6 +1019,7 @@ relay_loop(struct relay *r)
 		}
 		relay_io(r, pfd, n, &err_open, &master_open);
 	}
+	relay_output_end(r);
 	pty_restore(t);
 	while (waitpid(r->bwrap_pid, &status, 0) < 0)
 		if (errno != EINTR)
@@ -933,7 +1035,8 @@ static int
 proxy(struct relay *r)
 {
 	cleanup_fd int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	int keep[9], code;
+	cleanup_free int *keep = xcalloc(12 + r->holds->n, sizeof(*keep));
+	int code;
 	size_t nkeep = 0;
 
 	/* The command owns stdin and stdout now; we hold them no more. */
@@ -947,7 +1050,11 @@ proxy(struct relay *r)
 	if (events_fd() >= 0)
 		keep[nkeep++] = events_fd();
 	keep[nkeep++] = netproxy_fd();
+	watch_keep_fds(keep, &nkeep);
 	pty_keep_fds(r->t, keep, &nkeep);
+	/* The placeholders' locks (protect.c), let go after the run. */
+	for (size_t i = 0; i < r->holds->n; i++)
+		keep[nkeep++] = r->holds->v[i].fd;
 	fd_sort(keep, nkeep);
 	fd_close_except(keep, nkeep);
 	/* --allow-host: connections are accepted from now on. */
@@ -955,6 +1062,7 @@ proxy(struct relay *r)
 		netproxy_serve();
 	code = relay_loop(r);
 	netproxy_stop();
+	watch_stop();
 	return code;
 }
 
@@ -975,6 +1083,9 @@ classify(const struct launch_spec *spec, const struct ready_outcome *out,
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", spec->located->fd);
 	bwrap = realpath(link, NULL);
 	host.bwrap = bwrap;
+	host.nmounts = spec->inv->policy.nmounts;
+	if (sysctl_read_long("fs/mount-max", &host.mount_max) < 0)
+		host.mount_max = 0;
 	host.apparmor_restricts_userns =
 	    sysctl_read_long("kernel/apparmor_restrict_unprivileged_userns",
 		&restrict_userns) == 0 &&
@@ -999,8 +1110,33 @@ start_proxy(const struct invocation *inv, struct ready_outcome *out,
 		    "the network proxy's socket did not come from the sandbox");
 		return -1;
 	}
+	netproxy_set_idle_timeout(inv->net_idle_ms);
 	return netproxy_start(steal_fd(&out->net_fd), &inv->policy.egress,
 	    inv->verbosity > 0, err);
+}
+
+/*
+ * Whether bwrap has ended (it is left to be reaped), waiting a moment for
+ * it: when bwrap is killed, the processes it started can be gone from
+ * /proc before its own end shows, so a look at them fails first.
+ */
+static bool
+bwrap_ended_meanwhile(pid_t pid)
+{
+	long deadline = util_now_ms() + 250;
+
+	for (;;) {
+		siginfo_t si = { 0 };
+		struct timespec pause = { 0, 1000000 };
+
+		if (waitid(P_PID, (id_t)pid, &si,
+			WEXITED | WNOHANG | WNOWAIT) == 0 &&
+		    si.si_pid == pid)
+			return true;
+		if (util_now_ms() >= deadline)
+			return false;
+		nanosleep(&pause, NULL);
+	}
 }
 
 /*
@@ -1015,6 +1151,7 @@ await_sandbox(struct launch *l, const struct launch_spec *spec,
 	const struct invocation *inv = spec->inv;
 	/* Everything inside carries the launcher's filters and bwrap's. */
 	int filters = verify_seccomp_filters() + 1;
+	int verified;
 
 	if (ready_wait(l->ctrl, l->err_read, l->bwrap_pid,
 		inv->probe_timeout_ms, out) < 0) {
@@ -1023,9 +1160,18 @@ await_sandbox(struct launch *l, const struct launch_spec *spec,
 		ready_outcome_free(out);
 		return -1;
 	}
-	if (verify_sandbox(l->bwrap_pid, out->cmd_pid, inv->policy.net, filters,
-		err) < 0 ||
-	    start_proxy(inv, out, err) < 0) {
+	verified = verify_sandbox(l->bwrap_pid, out->cmd_pid, inv->policy.net,
+	    filters, out->watch_fd >= 0, err);
+	if (verified < 0 && bwrap_ended_meanwhile(l->bwrap_pid)) {
+		/* What vanished from /proc went with bwrap: its end is the
+		 * cause, not a sandbox of the wrong kind. */
+		sbox_error_clear(err);
+		ready_collect_failure(l->err_read, l->bwrap_pid, out);
+		classify(spec, out, err);
+		ready_outcome_free(out);
+		return -1;
+	}
+	if (verified < 0 || start_proxy(inv, out, err) < 0) {
 		kill(-l->bwrap_pid, SIGKILL);
 		kill(l->bwrap_pid, SIGKILL);
 		ready_collect_failure(l->err_read, l->bwrap_pid, out);
@@ -1085,6 +1231,34 @@ stop_command(struct launch *l, struct ready_outcome *out,
 	ready_outcome_free(out);
 }
 
+/*
+ * Denials (watch.h): serve the watch filter's listener, when stage two
+ * sent one, before the command can make a call it watches.  The grants
+ * it suggests are shaped by the home directory and the tools' cache
+ * directory.  A kernel without the filter runs the command all the same.
+ */
+static void
+start_watch(const struct invocation *inv, struct ready_outcome *out)
+{
+	static char cache_base[PATH_MAX];
+	const char *home = getenv("HOME"), *xdg = getenv("XDG_CACHE_HOME");
+
+	if (home != NULL && home[0] != '/')
+		home = NULL;
+	if (xdg != NULL && xdg[0] == '/')
+		snprintf(cache_base, sizeof(cache_base), "%s", xdg);
+	else if (home != NULL)
+		snprintf(cache_base, sizeof(cache_base), "%s/.cache", home);
+	if (out->watch_fd >= 0 &&
+	    watch_start(steal_fd(&out->watch_fd), &inv->policy, home,
+		cache_base[0] != '\0' ? cache_base : NULL,
+		&inv->cred_masks) == 0)
+		return;
+	if (inv->denials && inv->verbosity > 0)
+		util_say(
+		    "refused writes are not told in this run: the kernel gave no seccomp listener");
+}
+
 /* The status first, then the go-ahead: the command starts after.  Then
  * relay until bwrap ends; returns what sbox-exec exits with. */
 static int
@@ -1093,6 +1267,7 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 {
 	const struct policy *p = &spec->inv->policy;
 	char go = STAGE2_GO;
+	static struct termfilter filter;
 	struct relay r = {
 		.bwrap_pid = l->bwrap_pid,
 		.cmd = out->cmd_pid,
@@ -1100,7 +1275,16 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 		.ctty = p->tty,
 		.t = &l->t,
 		.dl = dl,
+		.holds = &spec->inv->holds,
 	};
+
+	start_watch(spec->inv, out);
+	/* Only what goes through the relay is filtered: a pipe or a file
+	 * is the command's own, untouched. */
+	if (!spec->inv->tty_unfiltered && l->t.master >= 0) {
+		termfilter_init(&filter);
+		r.filter = &filter;
+	}
 
 	forward_signals_to(l->bwrap_pid, out->cmd_pid, &l->t, p->tty);
 	deadline_watch(dl, out->cmd_pid, l->bwrap_pid, (int)fwd_pidfd);

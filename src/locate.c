@@ -461,3 +461,34 @@ locate_source_words(enum bwrap_source source)
 	}
 	return "found";
 }
+
+/*
+ * NAME looked up as outside the sandbox, on PATH_ENV (NULL:
+ * "/bin:/usr/bin", as stage two does), relative entries taken from CWD:
+ * the first regular file with execute permission, written as stage two
+ * writes what it found, or NULL.  Cheap (a stat() an entry), and only
+ * advice: the launcher compares it with what the sandbox found
+ * (sbox-exec(1), COMMAND LOOKUP).
+ */
+char *
+locate_command(const char *name, const char *path_env, const char *cwd)
+{
+	const char *p = path_env != NULL ? path_env : "/bin:/usr/bin";
+
+	if (name[0] == '\0' || strchr(name, '/') != NULL)
+		return NULL;
+	for (;;) {
+		size_t len = strcspn(p, ":");
+		cleanup_free char *cand = xasprintf("%.*s/%s",
+		    len ? (int)len : 1, len ? p : ".", name);
+		struct stat st;
+
+		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(cand, X_OK) == 0)
+			return cand[0] == '/' ? steal_pointer(&cand) :
+						xasprintf("%s/%s", cwd, cand);
+		if (p[len] == '\0')
+			return NULL;
+		p += len + 1;
+	}
+}

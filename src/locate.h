@@ -33,5 +33,6 @@ int locate_bwrap(const char *, const char *, struct located *,
 void locate_free(struct located *);
 const char *locate_source_name(enum bwrap_source);
 const char *locate_source_words(enum bwrap_source);
+char *locate_command(const char *, const char *, const char *);
 
 #endif

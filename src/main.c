@@ -33,6 +33,7 @@
 #include "resolve.h"
 #include "sbox.h"
 #include "stage2.h"
+#include "denial.h"
 #include "events.h"
 #include "status.h"
 #include "sysctl.h"
@@ -46,6 +47,7 @@ struct reporter {
 	const char *bwrap_source; /* the status's "bwrap_source", or NULL */
 	bool sent;
 	bool stdout_failed; /* --check --json could not write its line */
+	struct protect_holds *holds; /* placeholders, let go on a refusal */
 };
 
 /*
@@ -126,6 +128,11 @@ warn_git_change(void *ctx, const char *path)
 	const struct invocation *inv = ctx;
 	struct event ev;
 
+	/* A placeholder of this launch's, read-only inside: not the command's. */
+	for (size_t i = 0; i < inv->holds.n; i++)
+		if (inv->holds.v[i].made &&
+		    strcmp(inv->holds.v[i].path, path) == 0)
+			return;
 	if (inv->verbosity >= 0)
 		util_say(
 		    "warning: the command changed %s, where git finds programs to run; review it before using git there",
@@ -170,6 +177,44 @@ say_exit(int code)
 	event_emit_last(&ev);
 }
 
+/*
+ * What --net cannot protect, said at each launch with it (sbox-exec(1),
+ * --net; the status's abstract_unix and abstract_names say the same).
+ */
+static void
+warn_net_exposure(bool scoped)
+{
+	if (scoped)
+		util_say(
+		    "warning: --net shares the host's abstract unix socket names: the command can list them (/proc/net/unix) and bind free ones, which host programs may then connect to; it cannot connect to the host's");
+	else
+		util_say(
+		    "warning: --net shares the host's abstract unix socket names: the command can connect to the host's (this kernel has no Landlock scoping, ABI 6, Linux 6.12), list them (/proc/net/unix) and bind free ones, which host programs may then connect to");
+}
+
+/*
+ * The command found in the sandbox, FOUND, is not the one the same PATH
+ * finds outside it (a directory the sandbox hides, such as ~/.cargo/bin
+ * as root): say which runs instead, before it runs (sbox-exec(1),
+ * DESCRIPTION).
+ */
+static void
+warn_other_command(const struct invocation *inv, const char *found)
+{
+	const struct policy *p = &inv->policy;
+	const char *path = policy_env_value(p, "PATH", getenv("PATH"));
+	cleanup_free char *outside = NULL;
+
+	if (inv->mode != MODE_RUN || inv->verbosity < 0 || found == NULL)
+		return;
+	outside = locate_command(inv->command[0], path,
+	    p->chdir ? p->chdir : p->cwd);
+	if (outside != NULL && strcmp(outside, found) != 0)
+		util_say(
+		    "warning: %s is %s in the sandbox, not %s as outside it, which the sandbox does not show",
+		    inv->command[0], found, outside);
+}
+
 static void
 on_ready(void *ctx, pid_t pid, const char *command)
 {
@@ -190,6 +235,10 @@ on_ready(void *ctx, pid_t pid, const char *command)
 			abi >= LANDLOCK_SCOPE_ABI ?
 		    "blocked" :
 		    "reachable",
+		/* Abstract names live in the network namespace: with --net
+		 * the host's; no kernel keeps the command from listing them
+		 * or binding free ones there (--net in sbox-exec(1)). */
+		.abstract_names = r->inv->policy.net ? "shared" : "private",
 		.nested_userns = r->bw->disable_userns ? "blocked" : "allowed",
 		.landlock = landlock,
 		/* Without the filter nothing is launched (seccomp.c). */
@@ -200,10 +249,13 @@ on_ready(void *ctx, pid_t pid, const char *command)
 
 	if (abi > 0)
 		snprintf(landlock, sizeof(landlock), "abi-%d", abi);
+	if (r->inv->policy.net && r->inv->verbosity >= 0)
+		warn_net_exposure(abi >= LANDLOCK_SCOPE_ABI);
 	/* Set by stage two before it reported in (TIMEOUT AND LIMITS). */
 	bounds_render_json(&r->inv->bounds, &limits);
 	sr.limits = limits.s;
 	report(r, &sr);
+	warn_other_command(r->inv, command);
 }
 
 static int SBOX_NORETURN
@@ -217,6 +269,7 @@ refuse(struct reporter *r, const struct sbox_error *err)
 		.hint = err->hint,
 	};
 
+	protect_release(r->holds);
 	/* --print reports nothing but on stderr, refusals included. */
 	if (r->inv->mode != MODE_PRINT)
 		report(r, &sr);
@@ -320,11 +373,69 @@ settle_process(void)
 	return getppid() == ppid ? 0 : -1;
 }
 
+/*
+ * --learn=FILE: refused up front when FILE could not be written after
+ * the run (its directory missing or not writable, FILE not a regular
+ * file), so that a long run does not end in nothing learned.
+ */
+static int
+learn_writable(const char *file, struct sbox_error *err)
+{
+	cleanup_free char *dir = xstrdup(file);
+	char *slash = strrchr(dir, '/');
+	struct stat st;
+
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash != NULL)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	if (access(dir, W_OK | X_OK) < 0) {
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "--learn: cannot write in %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (lstat(file, &st) == 0 && !S_ISREG(st.st_mode)) {
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "--learn: %s is not a regular file", file);
+		return -1;
+	}
+	return 0;
+}
+
+/* After the run: --learn's policy file (DENIALS in sbox-exec(1)). */
+static void
+learn(const struct invocation *inv)
+{
+	cleanup_free char *why = NULL;
+
+	if (inv->learn == NULL)
+		return;
+	if (denial_learn(inv->learn, &why) < 0)
+		util_say("--learn: %s", why);
+	else if (inv->verbosity > 0)
+		util_say("--learn: %s written", inv->learn);
+}
+
+/* After the command: what it changed in git, what the sandbox refused,
+ * the placeholders let go, and the last event. */
+static void
+after_run(struct invocation *inv, int code, char **argv,
+    const struct timespec *start)
+{
+	audit_git(inv, start);
+	denial_summary((int)(inv->command - argv), argv, inv->command);
+	learn(inv);
+	protect_release(&inv->holds);
+	say_exit(code);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct invocation inv;
-	struct reporter rep = { .inv = &inv };
+	struct reporter rep = { .inv = &inv, .holds = &inv.holds };
 	struct located bw = { .fd = -1 };
 	struct sbox_error err = { 0 };
 	struct launch_spec spec;
@@ -350,6 +461,10 @@ main(int argc, char **argv)
 	if (inv.verbosity > 0 || (inv.mode == MODE_CHECK && inv.verbosity >= 0))
 		for (size_t i = 0; i < inv.notices.n; i++)
 			util_say("%s", inv.notices.v[i]);
+	/* What the user must hear at every launch, unless -q. */
+	if (inv.verbosity >= 0)
+		for (size_t i = 0; i < inv.warnings.n; i++)
+			util_say("warning: %s", inv.warnings.v[i]);
 	open_sockets(&rep, &inv);
 	if (inv.err.detail != NULL)
 		refuse(&rep, &inv.err);
@@ -379,14 +494,16 @@ main(int argc, char **argv)
 		.ready = on_ready,
 		.ready_ctx = &rep,
 	};
+	if (inv.mode == MODE_RUN && inv.learn != NULL &&
+	    learn_writable(inv.learn, &err) < 0)
+		refuse(&rep, &err);
+	denial_setup(inv.verbosity, getenv("HOME"));
 	/* The clock file times come from: nothing changed later is older. */
 	clock_gettime(CLOCK_REALTIME_COARSE, &start);
 	if (launch_sandbox(&spec, &code, &err) < 0)
 		refuse(&rep, &err);
-	if (inv.mode == MODE_RUN) {
-		audit_git(&inv, &start);
-		say_exit(code);
-	}
+	if (inv.mode == MODE_RUN)
+		after_run(&inv, code, argv, &start);
 	/* --check --json: the answer is the line on stdout. */
 	if (rep.stdout_failed)
 		code = SBOX_EXIT_REFUSED;

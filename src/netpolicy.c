@@ -5,10 +5,12 @@
  * A request is decided twice: on the name the client asked for (is it
  * on the list, on that port, and not carved out by a deny pattern), then
  * on each address the launcher resolved it to.  MUST: refuse a resolved
- * address that is loopback, link-local, private, multicast, unspecified
- * or reserved unless an address entry covers it (an allowed name that a
- * resolver points at 127.0.0.1 or 169.254.169.254 reaches nothing); let
- * an IP literal through only where an address entry covers it.
+ * address of any block of the IANA special-purpose registries (loopback,
+ * link-local, private, documentation, benchmarking, reserved...),
+ * multicast, or one of this host's own addresses or networks, unless an
+ * address entry covers it (an allowed name that a resolver points at
+ * 127.0.0.1 or 169.254.169.254 reaches nothing); let an IP literal
+ * through only where an address entry covers it.
  * Pure: strings and bytes in, decisions out; no I/O, no exit.
  */
 #include "config.h"
@@ -324,35 +326,92 @@ netpolicy_check_name(const struct netpolicy *np, const char *host, int port)
 	return other_port ? "port not in allow-list" : "not in allow-list";
 }
 
-/* Whether the 4 bytes A are in NET/BITS. */
-static bool
-in4(const unsigned char *a, unsigned net, int bits)
-{
-	unsigned v = (unsigned)a[0] << 24 | (unsigned)a[1] << 16 |
-	    (unsigned)a[2] << 8 | a[3];
+/* A block of addresses that a name may not lead to, and why. */
+struct special {
+	unsigned char net[16];
+	int bits;
+	const char *why;
+};
 
-	return bits == 0 || (v >> (32 - bits)) == (net >> (32 - bits));
+/* Whether the first BITS bits of A and NET agree. */
+static bool
+in_prefix(const unsigned char *a, const unsigned char *net, int bits)
+{
+	int full = bits / 8, rest = bits % 8;
+
+	if (memcmp(a, net, (size_t)full) != 0)
+		return false;
+	return rest == 0 ||
+	    ((a[full] ^ net[full]) & (0xff << (8 - rest)) & 0xff) == 0;
 }
 
 static const char *
-special4(const unsigned char *a)
+lookup(const struct special *t, size_t n, const unsigned char *a)
 {
-	if (in4(a, 0x7f000000, 8))
-		return "loopback address";
-	if (in4(a, 0xa9fe0000, 16))
-		return "link-local address";
-	if (in4(a, 0x0a000000, 8) || in4(a, 0xac100000, 12) ||
-	    in4(a, 0xc0a80000, 16) || in4(a, 0x64400000, 10))
-		return "private address";
-	if (in4(a, 0xe0000000, 4))
-		return "multicast address";
-	if (in4(a, 0x00000000, 8))
-		return "unspecified address";
-	if (in4(a, 0xf0000000, 4) || in4(a, 0xc0000000, 24) ||
-	    in4(a, 0xc6120000, 15))
-		return "reserved address";
+	for (size_t i = 0; i < n; i++)
+		if (in_prefix(a, t[i].net, t[i].bits))
+			return t[i].why;
 	return NULL;
 }
+
+/*
+ * The IANA IPv4 Special-Purpose Address Registry, every block of it
+ * (globally reachable or not: the anycast ones, PCP's and TURN's in
+ * 192.0.0.0/24, are answered by the nearest server, which may be the
+ * local router), with multicast; the first match gives the reason.
+ */
+static const struct special special4_table[] = {
+	{ { 0 }, 8, "unspecified address" },		/* "this network" */
+	{ { 10 }, 8, "private address" },		/* RFC 1918 */
+	{ { 100, 64 }, 10, "private address" },		/* shared, RFC 6598 */
+	{ { 127 }, 8, "loopback address" },		/* RFC 1122 */
+	{ { 169, 254 }, 16, "link-local address" },	/* RFC 3927 */
+	{ { 172, 16 }, 12, "private address" },		/* RFC 1918 */
+	{ { 192, 0, 0 }, 24, "reserved address" },	/* IETF, RFC 6890 */
+	{ { 192, 0, 2 }, 24, "documentation address" }, /* TEST-NET-1 */
+	{ { 192, 31, 196 }, 24, "special-purpose address" }, /* AS112 */
+	{ { 192, 52, 193 }, 24, "special-purpose address" }, /* AMT */
+	{ { 192, 88, 99 }, 24, "reserved address" }, /* 6to4 relay, RFC 7526 */
+	{ { 192, 168 }, 16, "private address" },     /* RFC 1918 */
+	{ { 192, 175, 48 }, 24, "special-purpose address" }, /* AS112 */
+	{ { 198, 18 }, 15, "benchmarking address" },	     /* RFC 2544 */
+	{ { 198, 51, 100 }, 24, "documentation address" },   /* TEST-NET-2 */
+	{ { 203, 0, 113 }, 24, "documentation address" },    /* TEST-NET-3 */
+	{ { 224 }, 4, "multicast address" },
+	{ { 255, 255, 255, 255 }, 32, "broadcast address" },
+	{ { 240 }, 4, "reserved address" }, /* RFC 1112 */
+};
+
+/*
+ * The IANA IPv6 Special-Purpose Address Registry, every block but those
+ * that carry an IPv4 address (judged as that address, below), and what
+ * the IPv6 Address Space registry keeps out of global unicast.
+ */
+static const struct special special6_table[] = {
+	{ { 0 }, 128, "unspecified address" },
+	{ { [15] = 1 }, 128, "loopback address" },
+	{ { 0, 0x64, 0xff, 0x9b, 0, 1 }, 48, "private address" }, /* RFC 8215 */
+	{ { 0x01 }, 64,
+	    "special-purpose address" }, /* discard-only, 100::/64 */
+	{ { 0x01, 0, 0, 0, 0, 0, 0, 1 }, 64, "special-purpose address" },
+	{ { 0x20, 0x01 }, 32, "reserved address" }, /* Teredo, RFC 4380 */
+	{ { 0x20, 0x01, 0, 0x02 }, 48, "benchmarking address" }, /* RFC 5180 */
+	{ { 0x20, 0x01 }, 23, "special-purpose address" }, /* IETF, RFC 2928 */
+	{ { 0x20, 0x01, 0x0d, 0xb8 }, 32, "documentation address" },
+	{ { 0x26, 0x20, 0, 0x4f, 0x80 }, 48,
+	    "special-purpose address" },		 /* AS112 */
+	{ { 0x3f, 0xff }, 20, "documentation address" }, /* RFC 9637 */
+	{ { 0x5f }, 16, "reserved address" }, /* SRv6 SIDs, RFC 9602 */
+	{ { 0xfc }, 7, "private address" },   /* unique local */
+	{ { 0xfe, 0x80 }, 10, "link-local address" },
+	{ { 0xfe, 0xc0 }, 10, "private address" }, /* site-local, deprecated */
+	{ { 0xff }, 8, "multicast address" },
+	/* Outside 2000::/3 nothing is global unicast (IPv4-compatible
+	 * ::/96 among it, deprecated). */
+	{ { 0 }, 3, "reserved address" },
+	{ { 0x40 }, 2, "reserved address" },
+	{ { 0x80 }, 1, "reserved address" },
+};
 
 static const unsigned char v4mapped[12] = { [10] = 0xff, [11] = 0xff };
 
@@ -365,47 +424,104 @@ const char *
 netpolicy_special(int family, const unsigned char *a)
 {
 	static const unsigned char nat64[12] = { 0, 0x64, 0xff, 0x9b };
-	static const unsigned char nat64_local[6] = { 0, 0x64, 0xff, 0x9b, 0,
-		1 };
-	static const unsigned char zero[16] = { 0 };
 
 	if (family == AF_INET)
-		return special4(a);
-	if (memcmp(a, zero, 16) == 0)
-		return "unspecified address";
-	if (memcmp(a, zero, 15) == 0 && a[15] == 1)
-		return "loopback address";
+		return lookup(special4_table, N_ELEMENTS(special4_table), a);
 	if (memcmp(a, v4mapped, 12) == 0 || memcmp(a, nat64, 12) == 0)
-		return special4(a + 12);
+		return netpolicy_special(AF_INET, a + 12);
 	if (a[0] == 0x20 && a[1] == 0x02) /* 6to4: 2002:AABB:CCDD::/48 */
-		return special4(a + 2);
-	if (memcmp(a, nat64_local, 6) == 0) /* 64:ff9b:1::/48, RFC 8215 */
-		return "private address";
-	if (a[0] == 0x20 && a[1] == 0x01 && a[2] == 0 && a[3] == 0)
-		return "reserved address"; /* Teredo, 2001::/32 */
-	if (memcmp(a, zero, 12) == 0)
-		return "reserved address"; /* IPv4-compatible, deprecated */
-	if (a[0] == 0xfe && (a[1] & 0xc0) == 0x80)
-		return "link-local address";
-	if (a[0] == 0xfe && (a[1] & 0xc0) == 0xc0)
-		return "private address"; /* site-local, deprecated */
-	if ((a[0] & 0xfe) == 0xfc)
-		return "private address";
-	if (a[0] == 0xff)
-		return "multicast address";
-	return NULL;
+		return netpolicy_special(AF_INET, a + 2);
+	return lookup(special6_table, N_ELEMENTS(special6_table), a);
+}
+
+/*
+ * Whether address A of FAMILY is one of this host's own (HOST->v's
+ * entries with a full prefix) or on one of its networks (the others):
+ * the reason, or NULL.  An IPv4-mapped address is judged as IPv4.
+ */
+const char *
+netpolicy_local(const struct np_host *host, int family, const unsigned char *a)
+{
+	bool on_link = false;
+
+	if (family == AF_INET6 && memcmp(a, v4mapped, 12) == 0) {
+		family = AF_INET;
+		a += 12;
+	}
+	for (size_t i = 0; host != NULL && i < host->n; i++) {
+		const struct np_hostnet *h = &host->v[i];
+
+		if (h->family != family || !in_prefix(a, h->addr, h->prefix))
+			continue;
+		if (h->prefix == (family == AF_INET ? 32 : 128) && !h->peer)
+			return "this host's own address";
+		on_link = true;
+	}
+	return on_link ? "an address on this host's network" : NULL;
+}
+
+/*
+ * Add HOST's address A of FAMILY with its network's PREFIX: the address
+ * itself, and (a shorter PREFIX) its network.  PEER: A is the other end
+ * of a point-to-point link, on the network but not ours.
+ */
+void
+netpolicy_host_add(struct np_host *host, int family, const unsigned char *a,
+    int prefix, bool peer)
+{
+	int max, pass;
+	size_t len;
+
+	/* An IPv4-mapped address is its IPv4 one, as netpolicy_local()
+	 * judges it. */
+	if (family == AF_INET6 && memcmp(a, v4mapped, 12) == 0 &&
+	    prefix >= 96) {
+		family = AF_INET;
+		a += 12;
+		prefix -= 96;
+	}
+	max = family == AF_INET ? 32 : 128;
+	len = family == AF_INET ? 4 : 16;
+	if (prefix < 0 || prefix > max)
+		prefix = max;
+	for (pass = 0; pass < 2; pass++) {
+		struct np_hostnet *h;
+		int bits = pass == 0 ? max : prefix;
+
+		if (pass == 1 && bits == max)
+			break;
+		host->v = util_grow(host->v, host->n, &host->cap,
+		    sizeof(*host->v));
+		h = &host->v[host->n++];
+		memset(h, 0, sizeof(*h));
+		h->family = family;
+		h->prefix = bits;
+		h->peer = peer;
+		memcpy(h->addr, a, len);
+		for (int bit = bits; bit < max; bit++)
+			h->addr[bit / 8] &= (unsigned char)~(0x80 >> (bit % 8));
+	}
+}
+
+void
+netpolicy_host_free(struct np_host *host)
+{
+	free(host->v);
+	memset(host, 0, sizeof(*host));
 }
 
 /*
  * Address A of FAMILY, port PORT, reached for a name on the list
  * (BY_NAME) or asked for as an address: NULL when it may be connected
- * to, or the reason it may not.
+ * to, or the reason it may not.  HOST (may be NULL): this host's
+ * addresses and networks, which a name may not lead to either.
  */
 const char *
 netpolicy_check_addr(const struct netpolicy *np, int family,
-    const unsigned char *a, int port, bool by_name)
+    const unsigned char *a, int port, bool by_name, const struct np_host *host)
 {
 	const char *special = netpolicy_special(family, a);
+	const char *local = netpolicy_local(host, family, a);
 	bool other_port = false;
 
 	/* ::ffff:a.b.c.d is a.b.c.d on the wire: IPv4 entries decide it. */
@@ -425,7 +541,7 @@ netpolicy_check_addr(const struct netpolicy *np, int family,
 		other_port = true;
 	}
 	if (by_name)
-		return special;
+		return special != NULL ? special : local;
 	return other_port ? "port not in allow-list" :
 			    "address not in allow-list";
 }

@@ -34,6 +34,21 @@ struct netpolicy {
 	size_t n, cap;
 };
 
+/* An address of this host (prefix 32 or 128) or one of its networks. */
+struct np_hostnet {
+	int family;
+	unsigned char addr[16];
+	int prefix;
+	bool peer; /* a point-to-point link's other end: not ours */
+};
+
+struct np_host {
+	struct np_hostnet *v;
+	size_t n, cap;
+};
+
+#define cleanup_host __attribute__((cleanup(netpolicy_host_free)))
+
 const char *netpolicy_parse(const char *, bool, struct np_entry *);
 const char *netpolicy_add(struct netpolicy *, const char *, bool);
 bool netpolicy_suggest(const char *, char *, size_t);
@@ -43,7 +58,11 @@ void netpolicy_free(struct netpolicy *);
 int netpolicy_host(const char *, char *, size_t);
 const char *netpolicy_check_name(const struct netpolicy *, const char *, int);
 const char *netpolicy_check_addr(const struct netpolicy *, int,
-    const unsigned char *, int, bool);
+    const unsigned char *, int, bool, const struct np_host *);
 const char *netpolicy_special(int, const unsigned char *);
+const char *netpolicy_local(const struct np_host *, int, const unsigned char *);
+void netpolicy_host_add(struct np_host *, int, const unsigned char *, int,
+    bool);
+void netpolicy_host_free(struct np_host *);
 
 #endif

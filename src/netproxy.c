@@ -22,7 +22,11 @@
  * the command ends the launcher exits and they end with it.  The relay is
  * a thread each way with a buffer that grows while a transfer fills it
  * (relay() says why not splice); a half-close is passed on as
- * shutdown(SHUT_WR).
+ * shutdown(SHUT_WR).  MUST: every connection ends, giving back its
+ * threads and descriptors, when both sides have closed, when either
+ * fails, or when no byte has moved either way for --net-idle-timeout
+ * (an upstream that accepts and never answers, a client that left):
+ * held connections must not use up the cap for good.
  */
 #include "config.h"
 
@@ -46,7 +50,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "denial.h"
 #include "events.h"
+#include "hostnet.h"
 #include "netproxy.h"
 #include "netreq.h"
 #include "util.h"
@@ -63,6 +69,9 @@
 #define RELAY_MAX (4 * 1024 * 1024)		/* its largest */
 #define RELAY_BUDGET ((size_t)64 * 1024 * 1024) /* all growth at once */
 #define RELAY_IDLE_MS 1000 /* without a byte: back to the first buffer */
+/* How often a quiet direction looks at its tunnel's idle time, at most. */
+#define TUNNEL_TICK_MAX_MS 5000
+#define TUNNEL_TICK_MIN_MS 50
 
 static struct {
 	int fd;		     /* listening, inside the sandbox's namespace */
@@ -73,6 +82,8 @@ static struct {
 	pthread_cond_t cond;
 	bool go;
 	atomic_int active;
+	atomic_bool at_cap; /* said on --log-fd; again below 3/4 of it */
+	long long idle_ms;  /* --net-idle-timeout */
 	atomic_size_t relay_growth; /* the buffers' bytes above RELAY_MIN */
 	int max_active;	     /* MAX_CONNECTIONS, or fewer by RLIMIT_NOFILE */
 	pthread_attr_t attr; /* a connection's thread: detached */
@@ -97,6 +108,15 @@ static void
 set_timeout(int fd, int opt, int seconds)
 {
 	struct timeval tv = { .tv_sec = seconds };
+
+	(void)setsockopt(fd, SOL_SOCKET, opt, &tv, sizeof(tv));
+}
+
+static void
+set_timeout_ms(int fd, int opt, long long ms)
+{
+	struct timeval tv = { .tv_sec = (time_t)(ms / 1000),
+		.tv_usec = (suseconds_t)(ms % 1000 * 1000) };
 
 	(void)setsockopt(fd, SOL_SOCKET, opt, &tv, sizeof(tv));
 }
@@ -160,64 +180,66 @@ report(const struct conn *c, bool allowed)
 			event_str(&ev, "reason", c->why);
 		event_emit_nowait(&ev);
 	}
+	/* Every refusal and failure is a denial (denial.h), said once;
+	 * -v adds the allowed ones. */
+	if (!allowed && c->r.host[0] != '\0' && !atomic_load(&px.stopped))
+		denial_net(c->r.host, c->r.port, c->denied, c->why);
 	/* After the command's end, silence on stderr too.  Not under a
 	 * lock: a write to a full stderr must not hold up the exit. */
-	if (px.verbose && !atomic_load(&px.stopped)) {
+	if (px.verbose && allowed && !atomic_load(&px.stopped)) {
 		cleanup_buf struct buf host = { 0 };
 		cleanup_buf struct buf why = { 0 };
 		cleanup_free char *line = NULL;
-		const char *text = allowed ? c->addr : c->why;
+		const char *text = c->addr;
 
 		/* One line: the name is the command's, \n included. */
 		util_line_safe(&host, c->r.host, strlen(c->r.host));
 		util_line_safe(&why, text, strlen(text));
-		line = xasprintf("sbox-exec: network: %s %s port %d (%s)\n",
-		    allowed ? "allowed" : "denied", host.s ? host.s : "",
-		    c->r.port, why.s ? why.s : "");
+		line =
+		    xasprintf("sbox-exec: network: allowed %s port %d (%s)\n",
+			host.s ? host.s : "", c->r.port, why.s ? why.s : "");
 		(void)!write(STDERR_FILENO, line, strlen(line));
 	}
 }
 
-/*
- * Whether the connected socket FD reached this host itself: for a local
- * destination the kernel picks that address as the source too.
- */
-static bool
-is_this_host(int fd)
-{
-	struct sockaddr_storage self = { 0 }, peer = { 0 };
-	socklen_t sl = sizeof(self), pl = sizeof(peer);
-
-	if (getsockname(fd, (struct sockaddr *)&self, &sl) < 0 ||
-	    getpeername(fd, (struct sockaddr *)&peer, &pl) < 0 ||
-	    self.ss_family != peer.ss_family)
-		return false;
-	if (self.ss_family == AF_INET)
-		return ((struct sockaddr_in *)&self)->sin_addr.s_addr ==
-		    ((struct sockaddr_in *)&peer)->sin_addr.s_addr;
-	return self.ss_family == AF_INET6 &&
-	    memcmp(&((struct sockaddr_in6 *)&self)->sin6_addr,
-		&((struct sockaddr_in6 *)&peer)->sin6_addr,
-		sizeof(struct in6_addr)) == 0;
-}
-
 /* Try AI's addresses allowed for C; the connected socket, or -1 with
- * C->why set. */
+ * C->why set.  Each is judged before anything is connected, this host's
+ * own addresses and networks included (hostnet.c): a refused address
+ * sees no connection, whether or not something listens there. */
 static int
 connect_allowed(struct conn *c, const struct addrinfo *ai, bool by_name)
 {
+	cleanup_host struct np_host host = { 0 };
 	const char *refused = NULL;
 	int last = 0;
 
+	/* What cannot be judged is not connected to. */
+	if (by_name && hostnet_read(&host) < 0) {
+		c->denied = false;
+		c->socks = 1;
+		snprintf(c->why, sizeof(c->why),
+		    "cannot read this host's addresses: %s", strerror(errno));
+		return -1;
+	}
 	for (; ai != NULL; ai = ai->ai_next) {
 		const unsigned char *a = ai->ai_family == AF_INET ?
 		    (const unsigned char *)&((struct sockaddr_in *)ai->ai_addr)
 			->sin_addr :
 		    (const unsigned char *)&((struct sockaddr_in6 *)ai->ai_addr)
 			->sin6_addr;
-		const char *why = netpolicy_check_addr(&px.np, ai->ai_family, a,
-		    c->r.port, by_name);
-		int fd;
+		const char *why;
+		int fd,
+		    here = by_name ? hostnet_routes_here(ai->ai_family, a) : 0;
+
+		if (here < 0) {
+			last = errno;
+			continue;
+		}
+		if (here > 0)
+			netpolicy_host_add(&host, ai->ai_family, a,
+			    ai->ai_family == AF_INET ? 32 : 128, false);
+		why = netpolicy_check_addr(&px.np, ai->ai_family, a, c->r.port,
+		    by_name, &host);
 
 		if (why != NULL) {
 			refused = why;
@@ -234,15 +256,6 @@ connect_allowed(struct conn *c, const struct addrinfo *ai, bool by_name)
 			close(fd);
 			continue;
 		}
-		/* The host's own eth0 address reaches what listens on
-		 * 0.0.0.0, as loopback would: an address entry or nothing. */
-		if (by_name && is_this_host(fd) &&
-		    netpolicy_check_addr(&px.np, ai->ai_family, a, c->r.port,
-			false) != NULL) {
-			refused = "this host's own address";
-			close(fd);
-			continue;
-		}
 		inet_ntop(ai->ai_family, a, c->addr, sizeof(c->addr));
 		return fd;
 	}
@@ -255,7 +268,9 @@ connect_allowed(struct conn *c, const struct addrinfo *ai, bool by_name)
 	    strcmp(refused, "denied by --deny-host") == 0)
 		snprintf(c->why, sizeof(c->why),
 		    "resolves to an address denied by --deny-host");
-	else if (c->denied && by_name && strncmp(refused, "this ", 5) == 0)
+	else if (c->denied && by_name &&
+	    (strncmp(refused, "this ", 5) == 0 ||
+		strncmp(refused, "an ", 3) == 0))
 		snprintf(c->why, sizeof(c->why), "resolves to %s", refused);
 	else if (c->denied && by_name)
 		snprintf(c->why, sizeof(c->why), "resolves to a %s", refused);
@@ -399,7 +414,12 @@ answer(struct conn *c)
  * its reads fill); a bulk transfer moves up to 4 MiB per system call,
  * which is what made it fast (see relay()).
  */
+struct tunnel {
+	atomic_llong last; /* when a byte last moved, either way */
+};
+
 struct pump {
+	struct tunnel *t;
 	int src, dst;
 	unsigned char *first; /* RELAY_MIN bytes on the relay's stack */
 	unsigned char *buf;   /* FIRST, or a grown buffer of CAP bytes */
@@ -463,8 +483,10 @@ readable_within(int fd, int ms)
 
 /*
  * Move P's bytes until its source ends, then pass the half-close on.  On
- * an error both sockets are shut down, which ends the other direction's
- * blocking recv() too.
+ * an error, and when no byte has moved either way for the idle timeout
+ * (recv() wakes up every tick to look; a send() that moves nothing for
+ * that long fails), both sockets are shut down, which ends the other
+ * direction's blocking recv() too.
  */
 static void
 pump_run(struct pump *p)
@@ -479,12 +501,19 @@ pump_run(struct pump *p)
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) &&
+		    util_now_ms() - atomic_load(&p->t->last) < px.idle_ms)
+			continue;
 		if (n == 0) {
 			(void)shutdown(p->dst, SHUT_WR);
 			return;
 		}
-		if (n < 0 || send_all(p->dst, p->buf, (size_t)n) < 0)
+		if (n < 0)
 			break;
+		atomic_store(&p->t->last, util_now_ms());
+		if (send_all(p->dst, p->buf, (size_t)n) < 0)
+			break;
+		atomic_store(&p->t->last, util_now_ms());
 		if ((size_t)n == p->cap)
 			pump_grow(p);
 	}
@@ -518,8 +547,20 @@ relay(int a, int b)
 	/* The first buffers are on this thread's stack: a connection that
 	 * never fills them costs no system call and the pages it touches. */
 	unsigned char first[2][RELAY_MIN];
-	struct pump p[2] = { { .src = a, .dst = b }, { .src = b, .dst = a } };
+	struct tunnel t = { .last = util_now_ms() };
+	struct pump p[2] = { { .t = &t, .src = a, .dst = b },
+		{ .t = &t, .src = b, .dst = a } };
 	pthread_t back;
+	long long tick = px.idle_ms / 4;
+
+	if (tick > TUNNEL_TICK_MAX_MS)
+		tick = TUNNEL_TICK_MAX_MS;
+	if (tick < TUNNEL_TICK_MIN_MS)
+		tick = TUNNEL_TICK_MIN_MS;
+	for (int i = 0; i < 2; i++) {
+		set_timeout_ms(i ? b : a, SO_RCVTIMEO, tick);
+		set_timeout_ms(i ? b : a, SO_SNDTIMEO, px.idle_ms);
+	}
 
 	for (int i = 0; i < 2; i++) {
 		p[i].first = p[i].buf = first[i];
@@ -547,26 +588,35 @@ conn_main(void *arg)
 		/* What came after the request goes on first: the start of
 		 * a TLS handshake, a request's body. */
 		if (answer(&c) == 0 &&
-		    send_all(c.up, in + c.r.used, len - c.r.used) == 0) {
-			set_timeout(c.client, SO_RCVTIMEO, 0);
-			set_timeout(c.up, SO_SNDTIMEO, 0);
+		    send_all(c.up, in + c.r.used, len - c.r.used) == 0)
 			relay(c.client, c.up);
-		}
 	}
 	netreq_free(&c.r);
 	if (c.up >= 0)
 		close(c.up);
 	close(c.client);
-	atomic_fetch_sub(&px.active, 1);
+	/* Said again when reached again after falling to 3/4 of it. */
+	if (atomic_fetch_sub(&px.active, 1) - 1 <=
+	    px.max_active - px.max_active / 4)
+		atomic_store(&px.at_cap, false);
 	return NULL;
 }
 
-/* A connection refused before its request was read: over the limit. */
+/*
+ * A connection refused before its request was read: over the limit.  The
+ * first refusal at the cap also says the cap (EVENTS in sbox-exec(1)).
+ */
 static void
 too_many(void)
 {
 	struct event ev;
 
+	if (!atomic_exchange(&px.at_cap, true)) {
+		event_start(&ev, "net-limit");
+		event_int(&ev, "connections", px.max_active);
+		event_int(&ev, "idle_timeout_ms", px.idle_ms);
+		event_emit_nowait(&ev);
+	}
 	event_start(&ev, "net-denied");
 	event_str(&ev, "reason", "too many connections");
 	event_emit_nowait(&ev);
@@ -700,6 +750,13 @@ netproxy_start(int fd, const struct netpolicy *np, bool verbose,
 		return -1;
 	}
 	return 0;
+}
+
+/* --net-idle-timeout: a tunnel through which nothing moved for MS ends. */
+void
+netproxy_set_idle_timeout(long long ms)
+{
+	px.idle_ms = ms;
 }
 
 /* The listening socket, for the launcher's list of descriptors to keep;

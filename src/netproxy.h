@@ -16,6 +16,7 @@
 #define NETPROXY_PORT 3128
 
 int netproxy_start(int, const struct netpolicy *, bool, struct sbox_error *);
+void netproxy_set_idle_timeout(long long);
 int netproxy_fd(void);
 void netproxy_serve(void);
 void netproxy_stop(void);

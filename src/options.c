@@ -339,7 +339,8 @@ check_number(enum opt_id id, const char *name, const char *value)
 		    xasprintf(
 			"--probe-timeout: '%s' is not a number of seconds between 0 and 86400",
 			value);
-	if (id == OPT_TIMEOUT || id == OPT_KILL_AFTER)
+	if (id == OPT_TIMEOUT || id == OPT_KILL_AFTER ||
+	    id == OPT_NET_IDLE_TIMEOUT)
 		return bounds_parse_duration(value, &dur) == 0 ?
 		    NULL :
 		    xasprintf(
@@ -392,6 +393,7 @@ options_check_value(enum opt_id id, const char *value)
 	case OPT_CHDIR:
 	case OPT_BWRAP:
 	case OPT_PROJECT:
+	case OPT_LEARN:
 		return value[0] == '\0' ? xasprintf("--%s: empty path", name) :
 					  NULL;
 	case OPT_POLICY:
@@ -422,6 +424,7 @@ options_check_value(enum opt_id id, const char *value)
 	case OPT_PROBE_TIMEOUT:
 	case OPT_TIMEOUT:
 	case OPT_KILL_AFTER:
+	case OPT_NET_IDLE_TIMEOUT:
 		return check_number(id, name, value);
 	case OPT_LIMIT: {
 		struct bounds b = { 0 };
@@ -429,11 +432,13 @@ options_check_value(enum opt_id id, const char *value)
 		return bounds_parse_limit(value, &b);
 	}
 	case OPT_NONE:
+	case OPT_WATCH:
 	case OPT_ALLOW_SETUID_FILES:
 	case OPT_NO_NET:
 	case OPT_NET:
 	case OPT_CLEARENV:
 	case OPT_TTY:
+	case OPT_TTY_UNFILTERED:
 	case OPT_CHECK:
 	case OPT_PRINT:
 	case OPT_JSON:

@@ -75,6 +75,9 @@ enum opt_section {
 	    "=PATTERN[:PORT]\treach this host through the launcher's proxy")   \
 	X(DENY_HOST, "deny-host", 0, required_argument, SCOPE_ANYWHERE,        \
 	    SECTION_NETWORK, "=PATTERN[:PORT]\tan exception to --allow-host")  \
+	X(NET_IDLE_TIMEOUT, "net-idle-timeout", 0, required_argument,          \
+	    SCOPE_ANYWHERE, SECTION_NETWORK,                                   \
+	    "=DURATION\tend a proxy tunnel idle this long (5m)")               \
 	X(CHDIR, "chdir", 'C', required_argument, SCOPE_ANYWHERE,              \
 	    SECTION_PROCESS,                                                   \
 	    "=DIR\tworking directory inside (default: the project)")           \
@@ -90,6 +93,9 @@ enum opt_section {
 	    SECTION_PROCESS, "=N\tpass inherited descriptor N to the command") \
 	X(TTY, "tty", 0, no_argument, SCOPE_ANYWHERE, SECTION_PROCESS,         \
 	    "\town terminal with job control, for interactive use")            \
+	X(TTY_UNFILTERED, "tty-unfiltered", 0, no_argument, SCOPE_ARGV,        \
+	    SECTION_PROCESS,                                                   \
+	    "\tpass every escape sequence on to the terminal")                 \
 	X(TIMEOUT, "timeout", 0, required_argument, SCOPE_ANYWHERE,            \
 	    SECTION_PROCESS,                                                   \
 	    "=DURATION\tend the sandbox after DURATION (30, 1.5, 10m, 2h)")    \
@@ -115,6 +121,10 @@ enum opt_section {
 	X(LOG_FD, "log-fd", 0, required_argument, SCOPE_ARGV,                  \
 	    SECTION_LAUNCHER,                                                  \
 	    "=N\twrite one JSON line per event to descriptor N")               \
+	X(LEARN, "learn", 0, required_argument, SCOPE_ARGV, SECTION_LAUNCHER,  \
+	    "=FILE\tadd the grants refused calls asked for to policy FILE")    \
+	X(WATCH, "watch", 0, no_argument, SCOPE_ARGV, SECTION_LAUNCHER,        \
+	    "\tname refused writes and socket connects on stderr")             \
 	X(PROBE_TIMEOUT, "probe-timeout", 0, required_argument,                \
 	    SCOPE_ANYWHERE, SECTION_LAUNCHER,                                  \
 	    "=SECONDS\tgive up creating the sandbox after this (10)")          \

@@ -170,6 +170,27 @@ mount_cmp(const void *a, const void *b)
 	return 0;
 }
 
+/*
+ * The value the command's environment gives NAME, INITIAL being the
+ * launcher's own: --setenv, --unsetenv and --clearenv applied in order.
+ */
+const char *
+policy_env_value(const struct policy *p, const char *name, const char *initial)
+{
+	const char *v = initial;
+
+	for (size_t i = 0; i < p->nenv; i++) {
+		const struct envop *e = &p->env[i];
+
+		if (e->kind == ENV_CLEAR ||
+		    (e->kind == ENV_UNSET && strcmp(e->name, name) == 0))
+			v = NULL;
+		else if (e->kind == ENV_SET && strcmp(e->name, name) == 0)
+			v = e->value;
+	}
+	return v;
+}
+
 /* The mount that decides what the sandbox shows at PATH, or NULL. */
 const struct mount *
 policy_mount_for(const struct policy *p, const char *path)
@@ -255,12 +276,71 @@ policy_path_visible(const struct policy *p, const char *path)
 	return false;
 }
 
+static int
+same_mount_cmp(const void *a, const void *b)
+{
+	const struct mount *x = *(const struct mount *const *)a;
+	const struct mount *y = *(const struct mount *const *)b;
+	int r = strcmp(x->dest, y->dest);
+
+	if (r == 0)
+		r = (int)x->kind - (int)y->kind;
+	if (r == 0)
+		r = strcmp(x->src ? x->src : "", y->src ? y->src : "");
+	if (r == 0 && x->protection != y->protection)
+		r = x->protection ? -1 : 1;
+	if (r == 0 && x->seq != y->seq)
+		r = x->seq < y->seq ? -1 : 1;
+	return r;
+}
+
+static bool
+same_mount(const struct mount *x, const struct mount *y)
+{
+	return x->kind == y->kind && x->protection == y->protection &&
+	    strcmp(x->dest, y->dest) == 0 &&
+	    strcmp(x->src ? x->src : "", y->src ? y->src : "") == 0;
+}
+
+/*
+ * Drop every mount that a later, identical one (same kind, source and
+ * place) covers: the sandbox is the same, and a generated policy that
+ * names a file many times costs one mount, one descriptor and three of
+ * bwrap's arguments for it, not one per mention.  O(n log n).
+ */
+static void
+drop_repeated_mounts(struct policy *p)
+{
+	cleanup_free struct mount **by = xcalloc(p->nmounts, sizeof(*by));
+	cleanup_free bool *drop = xcalloc(p->nmounts, sizeof(*drop));
+	size_t kept = 0;
+
+	for (size_t i = 0; i < p->nmounts; i++)
+		by[i] = &p->mounts[i];
+	qsort(by, p->nmounts, sizeof(*by), same_mount_cmp);
+	for (size_t i = 0; i + 1 < p->nmounts; i++)
+		if (same_mount(by[i], by[i + 1]))
+			drop[by[i] - p->mounts] = true;
+	for (size_t i = 0; i < p->nmounts; i++) {
+		if (drop[i]) {
+			free(p->mounts[i].dest);
+			free(p->mounts[i].src);
+			free(p->mounts[i].given);
+			continue;
+		}
+		p->mounts[kept++] = p->mounts[i];
+	}
+	p->nmounts = kept;
+}
+
 /* Order the mounts and check what can only be checked on the whole. */
 int
 policy_finish(struct policy *p, struct sbox_error *err)
 {
-	if (p->nmounts > 0)
+	if (p->nmounts > 0) {
 		qsort(p->mounts, p->nmounts, sizeof(*p->mounts), mount_cmp);
+		drop_repeated_mounts(p);
+	}
 	if (p->egress.n > 0 && p->net) {
 		sbox_error_set(err, SBOX_INVALID_POLICY,
 		    "--allow-host and --deny-host do not go with --net: the allow-list is the sandbox's only way out");

@@ -1,8 +1,9 @@
 /*
  * protect.c - host protection, applied to every policy.
  *
- * MUST: mask only what exists (sbox-exec creates nothing on the host);
- * yield to an explicit --ro/--rw/--allow-socket/--hide of the same path;
+ * MUST: mask only what exists (sbox-exec creates nothing on the host but
+ * the placeholders of git_hold(), which git reads as absent and the
+ * launch removes again); yield to an explicit --ro/--rw/--allow-socket/--hide of the same path;
  * never widen what the policy shows.  The reason for each entry is in the
  * manual page, section HOST PROTECTION.  The credential stores and the
  * places to look for sockets come from the credential list (creds.c), the
@@ -11,12 +12,15 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "creds.h"
@@ -80,8 +84,10 @@ struct candidate {
 struct plan {
 	struct candidate *v;
 	size_t n, cap;
-	unsigned git_files; /* git files and directories read so far */
-	bool git_overflow;  /* more than GIT_FILES_MAX: refuse */
+	unsigned git_files;	     /* git files and directories read so far */
+	bool git_overflow;	     /* more than GIT_FILES_MAX: refuse */
+	struct protect_holds *holds; /* a run: placeholders may be made */
+	const struct policy *policy; /* what the user named, or NULL */
 };
 
 /*
@@ -174,12 +180,142 @@ git_pointer(struct plan *pl, const char *file, const char *base)
 }
 
 /*
+ * The mark of a placeholder: whichever launch holds it last removes it,
+ * the one that made it or another that found it (where the file system
+ * keeps user attributes; elsewhere only the maker does).
+ */
+#define HOLD_MARK "user.sbox-exec.placeholder"
+
+/*
+ * A shared lock on FD, waited for a little: a launch removing the file
+ * holds it exclusively for a moment.  A sandbox cannot hold it so (its
+ * own launcher holds it shared), but nothing else that could must hang
+ * the launch either: without the lock the file is bound all the same,
+ * and not removed.
+ */
+static bool
+hold_lock(int fd)
+{
+	const struct timespec pause = { 0, 20 * 1000 * 1000 };
+
+	for (int i = 0; i < 50; i++) {
+		if (flock(fd, LOCK_SH | LOCK_NB) == 0)
+			return true;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return false;
+		nanosleep(&pause, NULL);
+	}
+	return false;
+}
+
+/* Keep PATH (made or found) and a shared lock on it, open as FD. */
+static bool
+hold_keep(struct plan *pl, const char *path, int fd, bool made)
+{
+	struct protect_holds *h = pl->holds;
+	struct stat st;
+
+	if (made)
+		(void)fsetxattr(fd, HOLD_MARK, "1", 1, 0);
+	else
+		made = fgetxattr(fd, HOLD_MARK, NULL, 0) == 1;
+	if (!hold_lock(fd))
+		made = false;
+	if (fstat(fd, &st) < 0 || st.st_nlink == 0) {
+		/* Removed by the launch that made it, just now: again. */
+		close(fd);
+		return false;
+	}
+	h->v = util_grow(h->v, h->n, &h->cap, sizeof(*h->v));
+	h->v[h->n++] = (struct protect_hold){ .path = xstrdup(path),
+		.fd = fd,
+		.made = made,
+		.dev = st.st_dev,
+		.ino = st.st_ino };
+	return true;
+}
+
+/*
+ * A name in a writable git directory that redirects git when it exists
+ * (sbox-exec(1), HOST PROTECTION): held for the run, so that the sandbox
+ * can neither create nor change it.  A mount needs something to mount
+ * on, and a mount point cannot be made in the sandbox's view alone: where
+ * there is nothing, a placeholder that git reads as the absence of the
+ * name is made (a directory, or a file holding TEXT: "." for commondir,
+ * the git directory itself), bound read-only like an existing one, and
+ * removed after the run unless another launch holds it.  Only for a run.
+ */
+static void
+git_hold(struct plan *pl, const char *path, bool dir, const char *text)
+{
+	if (pl->holds == NULL)
+		return;
+	/* Once: a second lock of ours would keep the first from removing it. */
+	for (size_t i = 0; i < pl->holds->n; i++)
+		if (strcmp(pl->holds->v[i].path, path) == 0)
+			return;
+	for (int tries = 0; tries < 3; tries++) {
+		int fd = open(path,
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC |
+			(dir ? O_DIRECTORY : 0));
+		bool made = false;
+
+		if (fd < 0 && errno != ENOENT)
+			return; /* something else: bound as it is, or not */
+		if (fd < 0 && dir) {
+			made = mkdir(path, 0755) == 0;
+			if (!made && errno != EEXIST)
+				return;
+			fd = open(path,
+			    O_RDONLY | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+		} else if (fd < 0) {
+			size_t len = strlen(text);
+
+			fd = open(path,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				O_CLOEXEC,
+			    0644);
+			if (fd < 0 && errno != EEXIST)
+				return;
+			made = fd >= 0;
+			if (made && write(fd, text, len) != (ssize_t)len) {
+				(void)unlink(path);
+				close(fd);
+				return;
+			}
+		}
+		if (fd >= 0 && hold_keep(pl, path, fd, made))
+			return;
+	}
+}
+
+/*
+ * DIR/modules, the git directories of submodules, when DIR is writable:
+ * read-only unless --rw names it, so that no entry can be made in it (a
+ * git directory for a submodule not yet cloned, which a later `git
+ * submodule update` would take).  A submodule's own git directory is
+ * writable only where --rw names it, as when its work tree is found.
+ */
+static void
+plan_git_modules(struct plan *pl, const char *dir)
+{
+	char *mods = util_path_join(dir, "modules");
+
+	/* Named by --rw: the user's to write, nothing to hold. */
+	if (pl->policy == NULL || !policy_user_named(pl->policy, mods))
+		git_hold(pl, mods, true, NULL);
+	plan_add(pl, WANT_READONLY, mods);
+}
+
+/*
  * What git runs or reads as configuration in the git directory DIR, in
  * the common directory it may point to (linked worktrees), and in the git
  * directories of its submodules and worktrees; DEPTH bounds the descent.
+ * WRITABLE: DIR is writable in the sandbox, and the names that redirect
+ * git are held there (git_hold()) and modules/ made read-only.
  */
 static void
-plan_git_dir(struct plan *pl, const char *dir, int depth)
+plan_git_dir(struct plan *pl, const char *dir, int depth, bool writable)
 {
 	static const char *const entries[] = {
 		"hooks",
@@ -190,8 +326,15 @@ plan_git_dir(struct plan *pl, const char *dir, int depth)
 	};
 	static const char *const nested[] = { "modules", "worktrees" };
 	cleanup_free char *common_file = util_path_join(dir, "commondir");
-	cleanup_free char *common = git_pointer(pl, common_file, dir);
+	cleanup_free char *common = NULL;
+	cleanup_free char *wt_file = util_path_join(dir, "config.worktree");
 
+	if (writable) {
+		git_hold(pl, common_file, false, ".\n");
+		git_hold(pl, wt_file, false, "");
+		plan_git_modules(pl, dir);
+	}
+	common = git_pointer(pl, common_file, dir);
 	for (size_t i = 0; i < N_ELEMENTS(entries); i++) {
 		plan_add(pl, WANT_READONLY, util_path_join(dir, entries[i]));
 		if (common != NULL && i < 2)
@@ -216,8 +359,14 @@ plan_git_dir(struct plan *pl, const char *dir, int depth)
 			if (e->d_name[0] == '.')
 				continue;
 			child = util_path_join(sub, e->d_name);
+			/* Below a read-only modules/, unless named. */
 			if (lstat(child, &st) == 0 && S_ISDIR(st.st_mode))
-				plan_git_dir(pl, child, depth - 1);
+				plan_git_dir(pl, child, depth - 1,
+				    writable &&
+					(i == 1 ||
+					    (pl->policy != NULL &&
+						policy_user_named(pl->policy,
+						    child))));
 		}
 		closedir(d);
 	}
@@ -355,7 +504,7 @@ plan_repo(struct plan *pl, const struct policy *p,
 	if (S_ISDIR(st.st_mode)) {
 		if (policy_user_named(p, git)) {
 			plan_add(pl, WANT_PIN, xstrdup(git));
-			plan_git_dir(pl, git, GIT_DEPTH);
+			plan_git_dir(pl, git, GIT_DEPTH, true);
 		} else {
 			plan_add(pl, WANT_READONLY, xstrdup(git));
 		}
@@ -374,7 +523,7 @@ plan_repo(struct plan *pl, const struct policy *p,
 				plan_add(pl, WANT_READONLY,
 				    steal_pointer(&common));
 		} else if (dir != NULL) {
-			plan_git_dir(pl, dir, GIT_DEPTH);
+			plan_git_dir(pl, dir, GIT_DEPTH, true);
 		}
 	}
 	if (dir != NULL)
@@ -509,6 +658,45 @@ plan_socket_scan(struct plan *pl, const char *root, struct strv *done)
 	}
 }
 
+/* Every directory above PATH pinned: none can be renamed away. */
+static void
+plan_pin_above(struct plan *pl, const char *path)
+{
+	cleanup_free char *dir = xstrdup(path);
+	char *slash;
+
+	while ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+		*slash = '\0';
+		plan_add(pl, WANT_PIN, xstrdup(dir));
+	}
+}
+
+/*
+ * The user's sbox-exec directory DIR (its profiles and credential list):
+ * read-only, and every directory above it pinned, as sbox-exec's own
+ * files are, so that neither it nor ~/.config can be renamed away and
+ * another put in its place.  When DIR does not exist, the nearest
+ * directory above it that does is pinned with those above it: what
+ * cannot be kept from being created is named at launch instead
+ * (sbox-exec(1), PROFILES).
+ */
+static void
+plan_config_dir(struct plan *pl, const char *dir)
+{
+	cleanup_free char *at = xstrdup(dir);
+	char *real, *slash;
+
+	while ((real = existing_realpath(at)) == NULL &&
+	    (slash = strrchr(at, '/')) != NULL && slash != at)
+		*slash = '\0';
+	if (real == NULL || plan_hides(pl, real)) {
+		free(real);
+		return;
+	}
+	plan_pin_above(pl, real);
+	plan_add(pl, strcmp(at, dir) == 0 ? WANT_READONLY : WANT_PIN, real);
+}
+
 /*
  * The credential list (creds.c) and the sockets it says where to look
  * for; the user's sbox-exec configuration, read-only; as root, what only
@@ -564,27 +752,13 @@ plan_listed(struct plan *pl, const struct policy *p,
 		if (creds_parse_line(CONFIG_DIR, env->cenv, &k, &cfg, &why) < 0)
 			strv_clear(&cfg);
 		for (size_t i = 0; i < cfg.n; i++)
-			plan_add(pl, WANT_READONLY,
-			    existing_realpath(cfg.v[i]));
+			plan_config_dir(pl, cfg.v[i]);
 	}
 	if (cl != NULL) {
 		cleanup_strv struct strv done = { 0 };
 
 		for (size_t i = 0; i < cl->socket_roots.n; i++)
 			plan_socket_scan(pl, cl->socket_roots.v[i], &done);
-	}
-}
-
-/* Every directory above PATH pinned: none can be renamed away. */
-static void
-plan_pin_above(struct plan *pl, const char *path)
-{
-	cleanup_free char *dir = xstrdup(path);
-	char *slash;
-
-	while ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
-		*slash = '\0';
-		plan_add(pl, WANT_PIN, xstrdup(dir));
 	}
 }
 
@@ -764,7 +938,7 @@ int
 protect_add_defaults(struct policy *p, const struct protect_env *env,
     struct sbox_error *err)
 {
-	struct plan pl = { 0 };
+	struct plan pl = { .holds = env->holds, .policy = p };
 	enum mount_kind *kind;
 
 	plan_defaults(&pl, p, env);
@@ -927,7 +1101,7 @@ audit_repo(struct audit *a, const char *git, const char *top)
 	}
 	if (dir == NULL)
 		return;
-	plan_git_dir(&pl, dir, GIT_DEPTH);
+	plan_git_dir(&pl, dir, GIT_DEPTH, false);
 	plan_repo_configs(&pl, dir, top, a->env);
 	if (pl.git_overflow)
 		a->budget = 0; /* not looked through: say so */
@@ -1068,4 +1242,32 @@ protect_check_setuid(const struct policy *p, struct sbox_error *err)
 		}
 	}
 	return 0;
+}
+
+/*
+ * After the run (or a refusal): the placeholders this launch made are
+ * removed, unless another launch holds one too (its sandbox has it
+ * mounted; the last one leaves it, which git reads as absent), or it is
+ * no longer what was made; every lock is let go.
+ */
+void
+protect_release(struct protect_holds *h)
+{
+	for (size_t i = 0; i < h->n; i++) {
+		struct protect_hold *o = &h->v[i];
+		struct stat st;
+
+		if (o->made && flock(o->fd, LOCK_EX | LOCK_NB) == 0 &&
+		    lstat(o->path, &st) == 0 && st.st_dev == o->dev &&
+		    st.st_ino == o->ino) {
+			if (S_ISDIR(st.st_mode))
+				(void)rmdir(o->path);
+			else if (st.st_size <= 2)
+				(void)unlink(o->path);
+		}
+		close(o->fd);
+		free(o->path);
+	}
+	free(h->v);
+	*h = (struct protect_holds){ 0 };
 }

@@ -13,6 +13,24 @@
 #include "creds.h"
 #include "policy.h"
 
+/*
+ * What a launch put on the host to hold a name git would follow (a
+ * placeholder where a repository has no commondir, config.worktree or
+ * modules/) and what it holds a lock on: released after the run.
+ */
+struct protect_hold {
+	char *path;
+	int fd;	   /* a shared flock() on it, while the sandbox runs */
+	bool made; /* a placeholder: removed, when no other holds it */
+	dev_t dev;
+	ino_t ino;
+};
+
+struct protect_holds {
+	struct protect_hold *v;
+	size_t n, cap;
+};
+
 struct protect_env {
 	const char *homes[2];	 /* $HOME and the passwd entry's */
 	const char *runtime_dir; /* $XDG_RUNTIME_DIR, or NULL */
@@ -21,11 +39,13 @@ struct protect_env {
 	size_t nstatus_sockets;
 	const struct creds_list *creds; /* masks and socket places */
 	const struct creds_env *cenv;	/* what patterns expand with */
+	struct protect_holds *holds;	/* placeholders may be made: a run */
 };
 
 int protect_add_defaults(struct policy *, const struct protect_env *,
     struct sbox_error *);
 int protect_check_setuid(const struct policy *, struct sbox_error *);
+void protect_release(struct protect_holds *);
 
 /* Told each path the after-run audit found changed. */
 typedef void (*protect_report_fn)(void *, const char *);

@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -27,6 +29,11 @@
 #include "ready.h"
 #include "stage2.h"
 #include "util.h"
+
+/* At most this many descendants are looked for in one pass. */
+#define DESCENDANTS_MAX 65536
+/* How long a refusal waits for every descendant to be gone. */
+#define DESCENDANTS_WAIT_MS 2000
 
 /* bwrap's messages are short; more than this is kept only in part. */
 #define STDERR_KEEP 8192
@@ -48,19 +55,24 @@ drain_some(int fd, struct buf *b)
 	return 1;
 }
 
-/* The descriptors passed in C: the first to *FD (unless it holds one
- * already), the rest closed. */
+/* The descriptors passed in C: the first socket to OUT->net_fd, the
+ * first other one (the watch filter's listener) to OUT->watch_fd, each
+ * unless it holds one already; the rest closed. */
 static void
-take_rights(struct cmsghdr *c, int *fd)
+take_rights(struct cmsghdr *c, struct ready_outcome *out)
 {
 	size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
 
 	for (size_t i = 0; i < n; i++) {
-		int got;
+		struct stat st;
+		int got, *to;
 
 		memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-		if (*fd < 0)
-			*fd = got;
+		to = fstat(got, &st) == 0 && S_ISSOCK(st.st_mode) ?
+		    &out->net_fd :
+		    &out->watch_fd;
+		if (*to < 0)
+			*to = got;
 		else
 			close(got);
 	}
@@ -96,7 +108,7 @@ read_ready(int ctrl, pid_t *pid, struct ready_outcome *out)
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c != NULL && n >= 0;
 	     c = CMSG_NXTHDR(&msg, c))
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-			take_rights(c, &out->net_fd);
+			take_rights(c, out);
 	if (n < 1 || n > STAGE2_REPORT_MAX || report[0] != 'R' ||
 	    (msg.msg_flags & MSG_CTRUNC) != 0 ||
 	    (msg.msg_flags & MSG_TRUNC) != 0 ||
@@ -191,6 +203,7 @@ ready_wait(int ctrl, int err, pid_t child, long timeout_ms,
 
 	memset(out, 0, sizeof(*out));
 	out->net_fd = -1;
+	out->watch_fd = -1;
 	for (;;) {
 		long left = deadline - util_now_ms();
 		int r;
@@ -229,6 +242,95 @@ ready_wait(int ctrl, int err, pid_t child, long timeout_ms,
 	return out->ready ? 0 : -1;
 }
 
+/* The children of PID (every thread's) into *V, *N of them. */
+static void
+children_of(pid_t pid, pid_t **v, size_t *n, size_t *cap)
+{
+	char path[64];
+	DIR *tasks;
+	struct dirent *de;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	tasks = opendir(path);
+	if (tasks == NULL)
+		return;
+	while ((de = readdir(tasks)) != NULL) {
+		cleanup_buf struct buf list = { 0 };
+		char file[320], chunk[4096];
+		ssize_t got;
+		int fd;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(file, sizeof(file), "/proc/%d/task/%s/children",
+		    (int)pid, de->d_name);
+		fd = open(file, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		while ((got = read(fd, chunk, sizeof(chunk))) > 0)
+			buf_add(&list, chunk, (size_t)got);
+		close(fd);
+		for (char *p = list.s, *end; p != NULL && *p != '\0'; p = end) {
+			long child = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			*v = util_grow(*v, *n, cap, sizeof(**v));
+			(*v)[(*n)++] = (pid_t)child;
+		}
+	}
+	closedir(tasks);
+}
+
+/*
+ * SIGKILL to every descendant of ours, found by walking the tree of
+ * children from the launcher down, whatever session or process group
+ * each has moved to.  Returns how many were found.
+ */
+static size_t
+kill_descendants(void)
+{
+	cleanup_free pid_t *v = NULL;
+	size_t n = 0, cap = 0;
+
+	children_of(getpid(), &v, &n, &cap);
+	for (size_t i = 0; i < n && i < DESCENDANTS_MAX; i++) {
+		(void)kill(v[i], SIGKILL);
+		children_of(v[i], &v, &n, &cap);
+	}
+	return n;
+}
+
+/*
+ * After a refusal, nothing the launcher started may outlive it or keep
+ * the caller's descriptors (sbox-exec(1), EXIT STATUS): not bwrap's
+ * children, not what they detached with setsid() or a double fork.  The
+ * launcher is a child subreaper, so whatever loses its parent becomes
+ * ours: kill every descendant, reap, and again until there is no child
+ * left (or DESCENDANTS_WAIT_MS has passed: a process of another user's
+ * cannot be killed).
+ */
+void
+ready_end_descendants(void)
+{
+	long deadline = util_now_ms() + DESCENDANTS_WAIT_MS;
+
+	for (;;) {
+		struct timespec pause = { 0, 1000000 };
+		pid_t r;
+
+		(void)kill_descendants();
+		do
+			r = waitpid(-1, NULL, WNOHANG);
+		while (r > 0 || (r < 0 && errno == EINTR));
+		if (r < 0 && errno == ECHILD)
+			return;
+		if (util_now_ms() >= deadline)
+			return;
+		nanosleep(&pause, NULL);
+	}
+}
+
 /* After a failure: reap bwrap and read the rest of what it said. */
 void
 ready_collect_failure(int err, pid_t child, struct ready_outcome *out)
@@ -244,6 +346,8 @@ ready_collect_failure(int err, pid_t child, struct ready_outcome *out)
 		else if (errno != EINTR)
 			break;
 	}
+	if (out->reaped)
+		ready_end_descendants();
 	/* Whatever still holds the pipe dies with bwrap; do not hang on it. */
 	deadline = util_now_ms() + 1000;
 	while (util_now_ms() < deadline) {
@@ -268,4 +372,7 @@ ready_outcome_free(struct ready_outcome *o)
 	if (o->net_fd >= 0)
 		close(o->net_fd);
 	o->net_fd = -1;
+	if (o->watch_fd >= 0)
+		close(o->watch_fd);
+	o->watch_fd = -1;
 }

@@ -18,7 +18,8 @@ struct ready_outcome {
 	bool timed_out;
 	bool bwrap_ended; /* before stage two reported */
 	pid_t cmd_pid;	  /* stage two's pid, as we see it */
-	int net_fd;	  /* a descriptor sent with the report, or -1 */
+	int net_fd;	  /* the proxy's socket sent with the report, or -1 */
+	int watch_fd;	  /* the watch filter's listener (watch.h), or -1 */
 	int wait_status;  /* bwrap's, when it ended */
 	bool reaped;
 	char *bwrap_stderr;
@@ -29,14 +30,21 @@ struct ready_outcome {
 int ready_wait(int, int, pid_t, long, struct ready_outcome *);
 void ready_collect_failure(int, pid_t, struct ready_outcome *);
 void ready_outcome_free(struct ready_outcome *);
+void ready_end_descendants(void);
 
 /* What the host adds to bwrap's words: read by launch.c, for reason.c. */
 struct reason_host {
 	bool apparmor_restricts_userns; /* kernel.apparmor_restrict_
 					   unprivileged_userns is 1 */
 	const char *bwrap; /* the real path of the bwrap in use, or NULL */
+	size_t nmounts;	   /* the mounts bwrap was asked to set up */
+	long mount_max;	   /* fs.mount-max, or 0 when unknown */
 	bool nested;	   /* this launcher runs inside an sbox-exec sandbox */
 };
+
+/* Above this many mounts, bwrap's setup time (which grows with the
+ * square of their number) is the likely cause of a slow sandbox. */
+#define REASON_MANY_MOUNTS 500
 
 /* reason.c */
 void reason_classify(const struct ready_outcome *, long,

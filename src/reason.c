@@ -177,9 +177,26 @@ reason_classify(const struct ready_outcome *o, long timeout_ms,
 		sbox_error_set(err, SBOX_PROBE_FAILED,
 		    "bwrap ended before the sandbox was ready");
 
+	if (o->timed_out && host != NULL &&
+	    host->nmounts > REASON_MANY_MOUNTS) {
+		sbox_error_hint(err,
+		    "bwrap was setting up %zu mounts, and its time grows with the square of their number; grant fewer, wider paths, or allow more time with --probe-timeout",
+		    host->nmounts);
+		return;
+	}
 	if (o->timed_out) {
 		sbox_error_hint(err,
 		    "the machine may be overloaded; allow more time with --probe-timeout");
+		return;
+	}
+	/* A mount refused for want of room: the kernel's limit on mounts in
+	 * a namespace, not user namespaces. */
+	if (text.len > 0 && strstr(text.s, "mount") != NULL &&
+	    strstr(text.s, "No space left on device") != NULL) {
+		sbox_error_hint(err,
+		    "the kernel's limit on mounts in a namespace (fs.mount-max, %ld) was reached with the %zu mounts of this sandbox and those copied from the host; grant fewer, wider paths, or raise fs.mount-max",
+		    host != NULL ? host->mount_max : 0L,
+		    host != NULL ? host->nmounts : (size_t)0);
 		return;
 	}
 	hint = text.len > 0 ? hint_for(text.s) : NULL;

@@ -61,6 +61,7 @@ struct resolver {
 	char *project;		  /* its real path: ${PROJECT} */
 	const char *project_wide; /* what it is when / or a home, or NULL */
 	bool wide_named;	  /* ${PROJECT} was expanded while wide */
+	bool tree_checked;	  /* ${PROJECT}'s work tree looked for */
 	char *cache_root;	  /* ${CACHE}, once asked for */
 	char *node_modules;	  /* ${COMMAND_NODE_MODULES}, once asked for */
 	bool node_modules_set;
@@ -398,6 +399,65 @@ command_node_modules(struct resolver *rs)
 	return rs->node_modules;
 }
 
+/*
+ * The work tree ${PROJECT} lies in, when it is a subdirectory of one: the
+ * nearest directory above it that holds a .git (a directory, or the file
+ * of a linked worktree or submodule), looked for up to a home directory
+ * or /, neither of which counts.  NULL when the project is a work tree's
+ * root, or in none.
+ */
+static char *
+enclosing_tree(const char *project)
+{
+	const char *homes[] = { getenv("HOME"), NULL };
+	cleanup_free char *pw = passwd_home(getuid());
+	char *real[2] = { NULL, NULL };
+	cleanup_free char *dir = xstrdup(project);
+	char *slash, *found = NULL;
+
+	homes[1] = pw;
+	for (size_t i = 0; i < N_ELEMENTS(homes); i++)
+		if (homes[i] != NULL && homes[i][0] == '/')
+			real[i] = realpath(homes[i], NULL);
+	while (found == NULL && (slash = strrchr(dir, '/')) != NULL &&
+	    slash != dir) {
+		cleanup_free char *git = NULL;
+		struct stat st;
+
+		*slash = '\0';
+		if ((real[0] != NULL && strcmp(dir, real[0]) == 0) ||
+		    (real[1] != NULL && strcmp(dir, real[1]) == 0))
+			break;
+		git = util_path_join(dir, ".git");
+		if (lstat(git, &st) == 0)
+			found = xstrdup(dir);
+	}
+	free(real[0]);
+	free(real[1]);
+	return found;
+}
+
+/*
+ * A profile that names ${PROJECT}, started from a subdirectory of a work
+ * tree, grants that subdirectory only: said (sbox-exec(1), --project),
+ * the grant left as it is.  Not when --project named the directory.
+ */
+static void
+note_project_tree(struct resolver *rs)
+{
+	cleanup_free char *tree = NULL;
+
+	if (rs->tree_checked || rs->inv->project != NULL ||
+	    rs->project_wide != NULL)
+		return;
+	rs->tree_checked = true;
+	tree = enclosing_tree(rs->project);
+	if (tree != NULL)
+		strv_addf(&rs->inv->warnings,
+		    "${PROJECT} is %s, a subdirectory of the work tree %s: the profile grants only the subdirectory; --project=%s would cover the work tree",
+		    rs->project, tree, tree);
+}
+
 /* ${CWD}, ${PROJECT}, ${CACHE}, ${COMMAND_NODE_MODULES} and the
  * environment, for the lexer. */
 static const char *
@@ -409,6 +469,7 @@ lookup_variable(const char *name, void *ctx)
 		return rs->inv->policy.cwd;
 	if (strcmp(name, "PROJECT") == 0 && rs->project != NULL) {
 		rs->wide_named = rs->wide_named || rs->project_wide != NULL;
+		note_project_tree(rs);
 		return rs->project;
 	}
 	if (strcmp(name, "CACHE") == 0)
@@ -488,8 +549,8 @@ load_policy(struct resolver *rs, const char *path, const char *opt,
 
 /*
  * A user's profile (CAND[0], taken as CAND[USED]) that has the name of a
- * shipped one replaces it: said with -v and --check, since a sandbox that
- * could write the user's directory may have put it there.
+ * shipped one replaces it: said at every launch (but with -q), since a
+ * sandbox that could write the user's directory may have put it there.
  */
 static void
 note_shadowing(struct resolver *rs, const char *name, char *const *cand,
@@ -499,7 +560,7 @@ note_shadowing(struct resolver *rs, const char *name, char *const *cand,
 		return;
 	for (size_t i = 1; i < n; i++)
 		if (access(cand[i], F_OK) == 0) {
-			strv_addf(&rs->inv->notices,
+			strv_addf(&rs->inv->warnings,
 			    "the user's profile %s replaces the shipped profile '%s' (%s)",
 			    cand[0], name, cand[i]);
 			return;
@@ -551,6 +612,20 @@ add_host(struct resolver *rs, enum opt_id id, const char *value,
 		fail(rs, o, "--%s: '%s': %s", options_name(id), value, why);
 }
 
+/* --timeout, --kill-after, --net-idle-timeout: their form was checked
+ * by options_check_value(). */
+static void
+set_duration(struct invocation *inv, enum opt_id id, const char *value)
+{
+	long long *to = id == OPT_TIMEOUT ? &inv->timeout_ms :
+	    id == OPT_KILL_AFTER	  ? &inv->kill_after_ms :
+					    &inv->net_idle_ms;
+
+	(void)bounds_parse_duration(value, to);
+	if (id == OPT_KILL_AFTER)
+		inv->kill_after_given = true;
+}
+
 /* Apply one option, from argv or a file.  VALUE2 only for --setenv. */
 static void
 apply_option(struct resolver *rs, enum opt_id id, const char *value,
@@ -600,13 +675,12 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 		break;
 	case OPT_PROBE_TIMEOUT:
 		(void)options_parse_seconds(value, &rs->inv->probe_timeout_ms);
+		rs->inv->probe_timeout_given = true;
 		break;
 	case OPT_TIMEOUT:
-		(void)bounds_parse_duration(value, &rs->inv->timeout_ms);
-		break;
 	case OPT_KILL_AFTER:
-		(void)bounds_parse_duration(value, &rs->inv->kill_after_ms);
-		rs->inv->kill_after_given = true;
+	case OPT_NET_IDLE_TIMEOUT:
+		set_duration(rs->inv, id, value);
 		break;
 	case OPT_LIMIT: /* its form: options_check_value() */
 		free(bounds_parse_limit(value, &rs->inv->bounds));
@@ -619,7 +693,10 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 		break;
 	case OPT_NONE:
 	case OPT_PROJECT:
+	case OPT_LEARN:
+	case OPT_WATCH:
 	case OPT_ALLOW_SETUID_FILES:
+	case OPT_TTY_UNFILTERED:
 	case OPT_CHECK:
 	case OPT_PRINT:
 	case OPT_JSON:
@@ -702,6 +779,7 @@ add_protection(struct invocation *inv)
 		.nstatus_sockets = inv->nstatus_sockets,
 		.creds = &cl,
 		.cenv = &cenv,
+		.holds = inv->mode == MODE_RUN ? &inv->holds : NULL,
 	};
 	struct sbox_error e = { 0 };
 
@@ -711,6 +789,10 @@ add_protection(struct invocation *inv)
 		inv->err = e;
 	else
 		sbox_error_clear(&e);
+	/* Kept: a refused write's suggested grant must not reach them. */
+	strv_clear(&inv->cred_masks);
+	inv->cred_masks = cl.masks;
+	cl.masks = (struct strv){ 0 };
 	creds_list_clear(&cl);
 }
 
@@ -952,5 +1034,8 @@ resolve_invocation(struct invocation *inv)
 	if (inv->err.detail == NULL &&
 	    policy_finish(&inv->policy, &inv->err) == 0)
 		check_chdir(inv);
+	if (!inv->probe_timeout_given && inv->policy.nmounts > CLI_MANY_MOUNTS)
+		inv->probe_timeout_ms += (long)(inv->policy.nmounts *
+		    inv->policy.nmounts / CLI_MOUNTS_SQ_PER_MS);
 	return inv->err.detail == NULL ? 0 : -1;
 }

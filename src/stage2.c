@@ -39,6 +39,7 @@
 #include "sbox.h"
 #include "stage2.h"
 #include "stage2_args.h"
+#include "watch.h"
 #include "util.h"
 
 bool
@@ -284,8 +285,10 @@ static void lookup_command(const char *, const char *, struct lookup *);
  * repeat the whole PATH search of the next, its cost the number of PATH
  * entries to the power of the depth.  So the lookup of a NAME through env
  * is done once and remembered, env's nesting is followed ENV_NEST_MAX
- * deep, and past CHECKS_MAX files checked, a file is taken to run: the
- * lookup is advisory, execve() has the last word.
+ * deep, and past CHECKS_MAX files read, a file that is there and may be
+ * executed is taken to run without reading it: the lookup is advisory,
+ * execve() has the last word.  Whether a file is there is never guessed
+ * (a PATH of 2 000 entries must not find a file that does not exist).
  */
 #define ENV_NEST_MAX 8
 #define ENV_SEEN_MAX 8
@@ -416,8 +419,6 @@ check_file(const char *path, int depth, char *why, size_t len)
 	int r;
 	cleanup_fd int fd = -1;
 
-	if (++lookup_state.checks > CHECKS_MAX)
-		return RUNS;
 	if (depth > SCRIPT_NEST_MAX) {
 		snprintf(why, len,
 		    "%s: %s (more than %d nested \"#!\" scripts)", path,
@@ -426,6 +427,13 @@ check_file(const char *path, int depth, char *why, size_t len)
 	}
 	if ((r = check_access(path, why, len)) != RUNS)
 		return r;
+	/*
+	 * The budget bounds only what follows (reading the file, looking
+	 * its interpreter up): whether a file is there is always asked, so
+	 * that a long PATH never makes a missing file look found.
+	 */
+	if (++lookup_state.checks > CHECKS_MAX)
+		return RUNS;
 	/* Not blocking: a file replaced by a FIFO since stat() is no file. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
@@ -607,18 +615,20 @@ proxy_listen(int port)
 
 /*
  * Report in on CTRL: 'R', and with LK what the lookup found (stage2.h),
- * with the proxy's listening socket PROXY attached where there is one;
- * then wait for the launcher's word.  0 on its go-ahead.
+ * with the proxy's listening socket PROXY and the watch filter's
+ * listener WATCH attached where there are; then wait for the launcher's
+ * word.  0 on its go-ahead.
  */
 static int
-report_in(int ctrl, const struct lookup *lk, int proxy)
+report_in(int ctrl, const struct lookup *lk, int proxy, int watch)
 {
 	char report[STAGE2_REPORT_MAX] = { 'R' };
 	size_t len = 1;
 	union {
-		char buf[CMSG_SPACE(sizeof(int))];
+		char buf[CMSG_SPACE(2 * sizeof(int))];
 		struct cmsghdr align;
 	} u;
+	int fds[2], nfds = 0;
 	struct iovec iov = { .iov_base = report };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
 	ssize_t n;
@@ -633,17 +643,21 @@ report_in(int ctrl, const struct lookup *lk, int proxy)
 		len += tlen;
 	}
 	iov.iov_len = len;
-	if (proxy >= 0) {
+	if (proxy >= 0)
+		fds[nfds++] = proxy;
+	if (watch >= 0)
+		fds[nfds++] = watch;
+	if (nfds > 0) {
 		struct cmsghdr *c;
 
 		memset(&u, 0, sizeof(u));
 		msg.msg_control = u.buf;
-		msg.msg_controllen = sizeof(u.buf);
+		msg.msg_controllen = CMSG_SPACE((size_t)nfds * sizeof(int));
 		c = CMSG_FIRSTHDR(&msg);
 		c->cmsg_level = SOL_SOCKET;
 		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &proxy, sizeof(int));
+		c->cmsg_len = CMSG_LEN((size_t)nfds * sizeof(int));
+		memcpy(CMSG_DATA(c), fds, (size_t)nfds * sizeof(int));
 	}
 	do
 		n = sendmsg(ctrl, &msg, MSG_NOSIGNAL);
@@ -706,7 +720,7 @@ stage2_main(int argc, char **argv)
 	struct lookup lk;
 	int out_fds[STAGE2_ARGS_MAX_KEEP_FDS + 2];
 	const char *failed = NULL;
-	int proxy = -1;
+	int proxy = -1, watch = -1;
 
 	if (stage2_args_decode(argc, argv, &a, &err) < 0 ||
 	    check_placed(&a, &err) < 0) {
@@ -743,9 +757,16 @@ stage2_main(int argc, char **argv)
 	 * the limits, which are the command's, not the lookup's. */
 	if (a.mode != STAGE2_CHECK)
 		lookup_command(a.command[0], getenv("PATH"), &lk);
-	if (report_in(a.ctrl, a.mode == STAGE2_CHECK ? NULL : &lk, proxy) < 0)
+	/* Last before the report: nothing of ours makes a watched call
+	 * before the launcher serves the listener.  A kernel without it
+	 * runs the command all the same, with no denials told. */
+	if (a.watch)
+		watch = watch_install();
+	if (report_in(a.ctrl, a.mode == STAGE2_CHECK ? NULL : &lk, proxy,
+		watch) < 0)
 		return SBOX_EXIT_REFUSED;
 	fd_close(&proxy); /* the launcher's now */
+	fd_close(&watch);
 	if (a.mode == STAGE2_CHECK)
 		return 0;
 

@@ -50,7 +50,7 @@ mode_word(enum stage2_mode mode)
 void
 stage2_args_encode(const struct stage2_args *a, struct strv *out)
 {
-	struct buf keep = { 0 }, limits = { 0 };
+	struct buf keep = { 0 }, limits = { 0 }, mode = { 0 };
 
 	strv_add(out, STAGE2_FLAG);
 	strv_addf(out, "%lu", a->userns);
@@ -61,10 +61,12 @@ stage2_args_encode(const struct stage2_args *a, struct strv *out)
 	if (keep.len == 0)
 		buf_addc(&keep, '-');
 	strv_take(out, buf_steal(&keep));
+	buf_adds(&mode, mode_word(a->mode));
+	if (a->watch)
+		buf_adds(&mode, STAGE2_WATCH);
 	if (a->proxy_port > 0)
-		strv_addf(out, "%s:%d", mode_word(a->mode), a->proxy_port);
-	else
-		strv_add(out, mode_word(a->mode));
+		buf_addf(&mode, ":%d", a->proxy_port);
+	strv_take(out, buf_steal(&mode));
 	bounds_encode(&a->limits, &limits);
 	strv_take(out, buf_steal(&limits));
 	for (size_t i = 0; i < a->nwritable; i++)
@@ -163,14 +165,24 @@ decode_keep(const char *s, struct stage2_args *a, struct sbox_error *err)
 	}
 }
 
-/* "run", or "run:3128": the mode, and the proxy's port. */
+/* "run", "run+watch" or "run:3128": the mode, whether to install the
+ * filter that reports refused calls, and the proxy's port. */
 static int
 decode_mode(const char *s, struct stage2_args *a, struct sbox_error *err)
 {
-	size_t len = strcspn(s, ":");
-	const char *port = s[len] == ':' ? s + len + 1 : NULL;
+	size_t len = strcspn(s, ":+");
+	size_t wlen = strlen(STAGE2_WATCH);
+	const char *port;
 	long v = 0;
 	char *end = NULL;
+
+	a->watch = strncmp(s + len, STAGE2_WATCH, wlen) == 0;
+	port = s + len + (a->watch ? wlen : 0);
+	if (*port != ':' && *port != '\0') {
+		sbox_error_set(err, SBOX_PROBE_FAILED, "'%s' is not a mode", s);
+		return -1;
+	}
+	port = *port == ':' ? port + 1 : NULL;
 
 	if (port != NULL) {
 		if (canonical(port))

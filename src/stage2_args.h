@@ -9,7 +9,9 @@
  * two must not be in; CTRL is stage two's end of the control socket and
  * STDERR the command's standard error, both descriptors above 2; KEEP is
  * "-" or the descriptors named with --keep-fd, "3,7,9", each at most once;
- * MODE is "check", "run" or "run-tty", followed by ":PORT" when stage two
+ * MODE is "check", "run" or "run-tty", followed by "+watch" when stage two
+ * is to install the filter that reports refused calls to the launcher
+ * (watch.h), then by ":PORT" when stage two
  * is to make the --allow-host proxy's listening socket on 127.0.0.1:PORT
  * and pass it out with its report (netproxy.h); LIMITS is "-" or the
  * resource limits stage two sets before it reports in, "core=0,nproc=50"
@@ -20,6 +22,7 @@
 #ifndef SBOX_STAGE2_ARGS_H
 #define SBOX_STAGE2_ARGS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "bounds.h"
@@ -27,6 +30,7 @@
 #include "util.h"
 
 #define STAGE2_FLAG "--sbox-stage2"
+#define STAGE2_WATCH "+watch"
 
 /* How many descriptors --keep-fd may name: the launcher's limit, and the
  * most stage two accepts. */
@@ -47,6 +51,7 @@ struct stage2_args {
 	enum stage2_mode mode;
 	struct bounds limits;
 	int proxy_port;	       /* 0: no proxy */
+	bool watch;	       /* install watch.h's filter, pass its listener */
 	char *const *writable; /* NWRITABLE absolute paths */
 	size_t nwritable;
 	char *const *command; /* NULL-terminated; NULL for STAGE2_CHECK */

@@ -106,6 +106,8 @@ render(const struct status_report *r, const size_t cap[4])
 		buf_addf(&b, ",\"net\":\"%s\"", r->net);
 	if (r->abstract_unix != NULL)
 		buf_addf(&b, ",\"abstract_unix\":\"%s\"", r->abstract_unix);
+	if (r->abstract_names != NULL)
+		buf_addf(&b, ",\"abstract_names\":\"%s\"", r->abstract_names);
 	if (r->nested_userns != NULL)
 		buf_addf(&b, ",\"nested_userns\":\"%s\"", r->nested_userns);
 	if (r->landlock != NULL)

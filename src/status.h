@@ -23,13 +23,14 @@ struct status_report {
 	const char *command; /* success: the file the command is, or NULL */
 	const char *detail;
 	const char *hint;
-	const char *abstract_unix; /* "blocked"/"reachable", or NULL */
-	const char *net;	   /* "none"/"host"/"allow-list", or NULL */
-	const char *nested_userns; /* "blocked"/"allowed", or NULL */
-	const char *landlock;	   /* "abi-N"/"none", or NULL */
-	const char *seccomp;	   /* "filter"/"none", or NULL */
-	const char *bwrap_source;  /* "flag"/"env"/"path"/"bundled", or NULL */
-	const char *limits;	   /* a JSON object (bounds.h), or NULL */
+	const char *abstract_unix;  /* "blocked"/"reachable", or NULL */
+	const char *abstract_names; /* "private"/"shared", or NULL */
+	const char *net;	    /* "none"/"host"/"allow-list", or NULL */
+	const char *nested_userns;  /* "blocked"/"allowed", or NULL */
+	const char *landlock;	    /* "abi-N"/"none", or NULL */
+	const char *seccomp;	    /* "filter"/"none", or NULL */
+	const char *bwrap_source;   /* "flag"/"env"/"path"/"bundled", or NULL */
+	const char *limits;	    /* a JSON object (bounds.h), or NULL */
 };
 
 struct buf;

@@ -87,7 +87,7 @@ same_ns(pid_t pid, const char *name)
 }
 
 static int
-check_sandbox(pid_t child, pid_t pid, bool net, int filters,
+check_sandbox(pid_t child, pid_t pid, bool net, int filters, int own_extra,
     struct sbox_error *err)
 {
 	static const char *const ns[] = { "user", "mnt", "pid", "net" };
@@ -119,7 +119,7 @@ check_sandbox(pid_t child, pid_t pid, bool net, int filters,
 			if (verify_read_status(at, &ps) < 0)
 				break;
 		}
-		if (!filtered(&ps, filters)) {
+		if (!filtered(&ps, at == pid ? filters + own_extra : filters)) {
 			sbox_error_set(err, SBOX_BWRAP_UNTRUSTED,
 			    "%s (pid %ld) inside the sandbox runs without the seccomp filter sbox-exec handed to bwrap",
 			    at == pid ? "the process that reported in" :
@@ -155,13 +155,14 @@ check_sandbox(pid_t child, pid_t pid, bool net, int filters,
  * Check the process PID that reported in for the bwrap CHILD: see the
  * top of this file.  NET: the sandbox keeps the host's network.
  * FILTERS: how many seccomp filters each process inside must have (0:
- * no filter was asked for).  Returns 0, or -1 with ERR set.
+ * no filter was asked for); OWN_EXTRA: how many more PID itself
+ * installed (the watch filter, watch.h).  Returns 0, or -1 with ERR set.
  */
 int
-verify_sandbox(pid_t child, pid_t pid, bool net, int filters,
+verify_sandbox(pid_t child, pid_t pid, bool net, int filters, int own_extra,
     struct sbox_error *err)
 {
-	if (check_sandbox(child, pid, net, filters, err) == 0)
+	if (check_sandbox(child, pid, net, filters, own_extra, err) == 0)
 		return 0;
 	sbox_error_hint(err,
 	    "this bwrap did not build the sandbox sbox-exec asked for; use the bubblewrap of the distribution, or name a genuine one with --bwrap");

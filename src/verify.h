@@ -13,6 +13,6 @@
 
 int verify_read_status(pid_t, struct proc_status *);
 int verify_seccomp_filters(void);
-int verify_sandbox(pid_t, pid_t, bool, int, struct sbox_error *);
+int verify_sandbox(pid_t, pid_t, bool, int, int, struct sbox_error *);
 
 #endif

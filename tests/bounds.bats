@@ -147,7 +147,7 @@ _timeout_before_ready() {
 	assert_contains "$stderr" "timed out after 0.500s"
 }
 
-@test "bad durations and --kill-after alone: 125 naming the option, nothing runs" {
+@test "bad durations (--timeout, --kill-after, --net-idle-timeout) and --kill-after alone: 125 naming the option, nothing runs" {
 	local d bad
 	d=$(scratch_dir)
 	for bad in 0 0s 0.0 -1 +1 '' 1e3 0x10 10ms 1.5.3 ' 1' 1w 366d \
@@ -161,6 +161,11 @@ _timeout_before_ready() {
 			--kill-after="$bad" -- touch "$d/ran"
 		assert_status 125
 		assert_contains "$stderr" "--kill-after: '$bad' is not a duration"
+		run --separate-stderr "$SBOX_EXEC" --rw "$d" \
+			--net-idle-timeout="$bad" -- touch "$d/ran"
+		assert_status 125
+		assert_sbox_message "$stderr"
+		assert_contains "$stderr" "--net-idle-timeout: '$bad' is not a duration"
 	done
 	run --separate-stderr "$SBOX_EXEC" --rw "$d" --kill-after=1 -- touch "$d/ran"
 	assert_status 125

@@ -202,6 +202,47 @@ _found_inside_only() {
 	each_user _found_inside_only
 }
 
+# A command the sandbox's PATH finds on another entry than the host's
+# (sbox-exec(1), DESCRIPTION): it runs, and stderr names both files.
+_other_entry() {
+	local p=$D/hidden:$D/shown:/usr/bin:/bin w
+	cd / || return 1
+	mkdir -p "$D/hidden" "$D/shown"
+	for w in hidden shown; do
+		printf '#!/bin/sh\necho %s\n' "$w" >"$D/$w/sbox-test-which"
+		chmod 0755 "$D/$w/sbox-test-which"
+	done
+	w="sbox-exec: warning: sbox-test-which is $D/shown/sbox-test-which in the sandbox, not $D/hidden/sbox-test-which as outside it, which the sandbox does not show"
+	# Control: outside, the first entry's.
+	run usr env PATH="$p" sbox-test-which
+	assert_eq "$output" hidden
+	# Nothing hidden: the same file, nothing said.
+	run --separate-stderr usr env PATH="$p" "$SBOX" -- sbox-test-which
+	assert_status 0
+	assert_eq "$output" hidden
+	assert_eq "$stderr" ""
+	for opts in "--hide $D/hidden" "--fs=minimal --ro $D/shown"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr usr env PATH="$p" "$SBOX" $opts -- sbox-test-which
+		assert_status 0
+		assert_eq "$output" shown
+		assert_eq "$stderr" "$w"
+		# shellcheck disable=SC2086
+		run --separate-stderr usr env PATH="$p" "$SBOX" -q $opts -- sbox-test-which
+		assert_status 0
+		assert_eq "$output" shown
+		assert_eq "$stderr" ""
+	done
+	# The PATH compared is the command's own (--setenv).
+	run --separate-stderr usr "$SBOX" --setenv PATH "$p" --hide "$D/hidden" -- sbox-test-which
+	assert_eq "$output" shown
+	assert_eq "$stderr" "$w"
+}
+
+@test "a command found on another PATH entry inside than outside: it runs, stderr names both (not with -q)" {
+	each_user _other_entry
+}
+
 _success_names() {
 	launch 3 -- sh -c 'exit 3'
 	assert_status 3
@@ -434,4 +475,37 @@ _loader_missing() {
 
 @test "an ELF program whose loader is not in the sandbox: command-not-executable" {
 	each_user _loader_missing
+}
+
+# A PATH of 2 000 entries that do not exist before the tool's directory:
+# the lookup walks all of them, as execvp(3) does, and names the file
+# that runs (sbox-exec(1), STATUS: "command").
+_long_path() {
+	local long="" i
+	for i in $(seq 0 1999); do
+		long=$long$D/none/$i:
+	done
+	rm -f "$D/marks/tool"
+	# Control: on the host, execvp finds the tool past 2 000 entries.
+	PATH=$long$D/bin:/usr/bin:/bin run usr env sbox-test-tool
+	assert_status 0
+	assert_eq "$output" tool-ran
+	rm -f "$D/marks/tool"
+
+	PATH=$long$D/bin:/usr/bin:/bin launch 0 --rw "$D/marks" -- sbox-test-tool
+	assert_eq "$output" tool-ran
+	assert_eq "$(jq -r .status "$D/status")" success
+	assert_eq "$(jq -r .command "$D/status")" "$D/bin/sbox-test-tool"
+	assert_file "$D/marks/tool" ran
+	rm -f "$D/marks/tool"
+	# Past 2 000 entries to a directory of the system's: the real file.
+	PATH=$long/usr/bin:/bin launch 0 -- true
+	assert_eq "$(jq -r .command "$D/status")" "$(PATH=/usr/bin:/bin type -P true)"
+	# Nowhere on it: not found, never a file of the PATH named as found.
+	launch 127 --setenv PATH "${long%:}" -- sbox-test-tool
+	refused command-not-found 127 "sbox-test-tool: not found on the sandbox's PATH ($D/none/0:"
+}
+
+@test "a PATH of 2 000 entries before the command's directory: the file execvp finds, or not found" {
+	each_user _long_path
 }

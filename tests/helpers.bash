@@ -539,16 +539,89 @@ own_address() {
 # hsbx ARGS...: sbx ARGS with the file $HOSTS seen as /etc/hosts by
 # sbox-exec and its proxy alone: a private mount namespace made by root,
 # then, in the unprivileged pass, the pass's user.  With $RESOLV, that
-# file is /etc/resolv.conf for them as well.  The machine's files are
-# never touched.
+# file is /etc/resolv.conf for them as well; with $NETNS (a
+# /proc/PID/ns/net, see test_networks), sbox-exec runs in that network
+# namespace.  The machine's files are never touched.
 hsbx() {
-	local drop=()
+	local drop=() enter=()
 	if [ -n "${AS:-}" ]; then
 		drop=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
 	fi
-	unshare -m --propagation private -- sh -c \
+	if [ -n "${NETNS:-}" ]; then
+		enter=(nsenter --net="$NETNS" --)
+	fi
+	"${enter[@]}" unshare -m --propagation private -- sh -c \
 		'mount --bind "$1" /etc/hosts &&
 		 { [ -z "$2" ] || mount --bind "$2" /etc/resolv.conf; } &&
 		 shift 2 && exec "$@"' \
 		sh "$HOSTS" "${RESOLV:-}" "${drop[@]}" "$SBOX" "$@"
+}
+
+# test_networks WORLD-NET...: two network namespaces made by root, each
+# held by a sleeping process that teardown kills, for the proxy's address
+# tests: "the host", /proc/PID/ns/net in $NET_HOST (hsbx runs sbox-exec
+# there with NETNS=$NET_HOST), and "the world" ($NET_WORLD), joined by a
+# veth link, 11.22.33.0/24 and 2a09:1::/64: the host .1 and ::1, the
+# world .7 and ::7, the host's default routes through the world.  The
+# world takes every address of each WORLD-NET as its own (a local route),
+# so that one listener there on every address answers for all of them.
+# The machine's own network is not touched.
+test_networks() {
+	local net fam
+	requires ip nsenter
+	bg unshare -n sleep 600
+	NET_HOST=/proc/$BG_PID/ns/net
+	bg unshare -n sleep 600
+	NET_WORLD=/proc/$BG_PID/ns/net
+	wait_for 10 test -e "$NET_WORLD"
+	in_ns "$NET_HOST" ip link set lo up
+	in_ns "$NET_WORLD" ip link set lo up
+	in_ns "$NET_HOST" ip link add sbxh type veth peer name sbxw \
+		netns "$BG_PID"
+	in_ns "$NET_HOST" ip addr add 11.22.33.1/24 dev sbxh
+	in_ns "$NET_HOST" ip addr add 2a09:1::1/64 dev sbxh nodad
+	in_ns "$NET_HOST" ip link set sbxh up
+	in_ns "$NET_WORLD" ip addr add 11.22.33.7/24 dev sbxw
+	in_ns "$NET_WORLD" ip addr add 2a09:1::7/64 dev sbxw nodad
+	in_ns "$NET_WORLD" ip link set sbxw up
+	in_ns "$NET_HOST" ip route add default via 11.22.33.7
+	in_ns "$NET_HOST" ip -6 route add default via 2a09:1::7
+	for net in "$@"; do
+		case $net in *:*) fam=-6 ;; *) fam=-4 ;; esac
+		in_ns "$NET_WORLD" ip "$fam" route add local "$net" dev lo
+	done
+}
+
+# in_ns NETNS CMD...: CMD (a program) in network namespace NETNS, as root.
+in_ns() {
+	local ns=$1
+	shift
+	nsenter --net="$ns" -- "$@"
+}
+
+# in_ns_usr NETNS CMD...: CMD in NETNS as the pass's user, unsandboxed
+# (the controls).
+in_ns_usr() {
+	local ns=$1
+	shift
+	if [ -n "${AS:-}" ]; then
+		nsenter --net="$ns" -- setpriv --reuid=65534 --regid=65534 \
+			--clear-groups -- "$@"
+	else
+		nsenter --net="$ns" -- "$@"
+	fi
+}
+
+# start_addr_listener NETNS DIR: tests/payloads/addr-listener.py in
+# NETNS, on every address; its port in $ADDR_PORT, the addresses it was
+# reached at in DIR/reached.
+start_addr_listener() {
+	local server
+	server=$(payload addr-listener.py)
+	rm -f "$2/port"
+	: >"$2/reached"
+	chmod 0666 "$2/reached"
+	bg nsenter --net="$1" -- "$PY" "$server" "$2/port" "$2/reached"
+	wait_for 10 test -s "$2/port"
+	ADDR_PORT=$(cat "$2/port")
 }

@@ -226,23 +226,26 @@ pass_denied_reason() {
 		'curl -sS "http://other.test/"; curl -sS "http://site.test/"'
 	assert_contains "$output" "other.test port 80: denied by --deny-host"
 	assert_contains "$output" "site.test port 80: resolves to a loopback address"
-	assert_contains "$output" "sbox-exec: network: denied other.test port 80 (denied by --deny-host)"
+	# Said by the launcher too, with no option to suggest (sbox-exec(1),
+	# DENIALS).
+	assert_contains "$output" "sbox-exec: refused other.test:80 (denied by --deny-host); not allowed by any option"
 	# A name whose address a --deny-host entry names.
-	run hsbx --allow-host='*.test' --deny-host=127.0.0.1 -- \
+	run --separate-stderr hsbx --allow-host='*.test' --deny-host=127.0.0.1 -- \
 		curl -sS "http://site.test/"
 	assert_eq "$output" "sbox-exec: site.test port 80: resolves to an address denied by --deny-host"
 }
 
-@test "the refusal's reason: in the 403 and, with -v, on stderr" {
+@test "the refusal's reason: in the 403 and on stderr" {
 	each_user pass_denied_reason
 }
 
 pass_rebinding() {
 	start_web "$W"
 	# Allowed by name only: the name leads to 127.0.0.1, which is refused.
-	run hsbx --allow-host="site.test:$WEB_PORT" -- \
+	run --separate-stderr hsbx --allow-host="site.test:$WEB_PORT" -- \
 		curl -sS "http://site.test:$WEB_PORT/index.html"
 	assert_eq "$output" "sbox-exec: site.test port $WEB_PORT: resolves to a loopback address"
+	assert_contains "$stderr" "sbox-exec: refused site.test:$WEB_PORT (resolves to a loopback address); an address entry (--allow-host=ADDRESS) would allow it"
 	# With an address entry covering it, the same request goes through.
 	site_opts
 	run hsbx "${SITE[@]}" -- curl -sS "http://site.test:$WEB_PORT/index.html"
@@ -278,6 +281,198 @@ pass_own_address() {
 	own_address
 	echo "$OWN_ADDR self.test" >>"$HOSTS"
 	each_user pass_own_address
+}
+
+# --- special-purpose addresses, this host's own and on-link -------------
+# Two network namespaces (test_networks): sbox-exec runs in "the host",
+# the listener in "the world", which answers on every address of the
+# networks below; names lead there through $HOSTS.
+
+# NAME ADDRESS WHY: a name, where it leads, and the reason a name that
+# leads there is refused (sbox-exec(1), NETWORK BY NAME).
+SPECIAL_NAMES='doc1.test 192.0.2.10 documentation address
+doc2.test 198.51.100.10 documentation address
+doc3.test 203.0.113.10 documentation address
+bench.test 198.18.0.10 benchmarking address
+shared.test 100.64.0.10 private address
+ietf.test 192.0.0.10 reserved address
+relay.test 192.88.99.10 reserved address
+classe.test 240.0.0.10 reserved address
+doc6.test 2001:db8::10 documentation address
+ula.test fd00:5::10 private address
+discard.test 100::10 special-purpose address
+nat64local.test 64:ff9b:1::10 private address
+teredo.test 2001::10 reserved address
+ietf6.test 2001:1::1 special-purpose address
+doc6b.test 3fff::10 documentation address
+sixtofour.test 2002:c000:20a::1 documentation address
+nat64.test 64:ff9b::c000:20a documentation address'
+WORLD_NETS="192.0.2.0/24 198.51.100.0/24 203.0.113.0/24 198.18.0.0/15
+100.64.0.0/10 192.0.0.0/24 192.88.99.0/24 240.0.0.0/4 44.55.66.0/24
+2001:db8::/32 fd00:5::/64 100::/64 64:ff9b:1::/48 2001::/23 3fff::/20
+2002::/16 64:ff9b::/96 2a09:2::/32"
+
+special_hosts() {
+	while read -r name addr _; do
+		echo "$addr $name"
+	done <<<"$SPECIAL_NAMES" >>"$HOSTS"
+	printf '%s\n' "44.55.66.10 global.test" "2a09:2::10 global6.test" \
+		"11.22.33.1 self.test" "11.22.33.7 peer.test" \
+		"2a09:1::7 peer6.test" "44.0.0.5 anyip.test" \
+		"::ffff:11.22.33.1 mapped.test" "44.0.1.5 anyipsrc.test" >>"$HOSTS"
+}
+
+pass_special() {
+	local name addr why expected="" got
+	start_addr_listener "$NET_WORLD" "$W"
+	# The control: unsandboxed, in the same network, every address of
+	# the list reaches the listener.
+	while read -r name addr why; do
+		case $addr in *:*) addr="[$addr]" ;; esac
+		run in_ns_usr "$NET_HOST" curl -sS --max-time 10 --noproxy '*' \
+			"http://$addr:$ADDR_PORT/"
+		assert_eq "$output" "hello from ${addr//[\[\]]/}"
+		expected+="sbox-exec: $name port $ADDR_PORT: resolves to a $why"$'\n'
+	done <<<"$SPECIAL_NAMES"
+	: >"$W/reached"
+	# Allowed by name, every one is refused (no address pattern covers
+	# it) and the listener sees no connection; global addresses, through
+	# the same route, are reached.
+	NETNS=$NET_HOST run hsbx --allow-host="*.test:$ADDR_PORT" -- sh -c '
+		for n in $(printf "%s\n" "$2" | cut -d" " -f1) global.test global6.test; do
+			curl -sS "http://$n:$1/"
+		done' sh "$ADDR_PORT" "$SPECIAL_NAMES"
+	got=$output
+	assert_eq "$got" "${expected}hello from 44.55.66.10"$'\n'"hello from 2a09:2::10"
+	assert_eq "$(cat "$W/reached")" "44.55.66.10"$'\n'"2a09:2::10"
+	# An address pattern covering one lets that one through, and only it.
+	: >"$W/reached"
+	NETNS=$NET_HOST run hsbx --allow-host="*.test:$ADDR_PORT" \
+		--allow-host="192.0.2.0/24:$ADDR_PORT" \
+		--allow-host="[2001:db8::/32]:$ADDR_PORT" -- sh -c \
+		'curl -sS "http://doc1.test:$1/"; curl -sS "http://doc6.test:$1/";
+		 curl -sS "http://doc2.test:$1/"' sh "$ADDR_PORT"
+	assert_eq "$output" "hello from 192.0.2.10
+hello from 2001:db8::10
+sbox-exec: doc2.test port $ADDR_PORT: resolves to a documentation address"
+	assert_eq "$(cat "$W/reached")" "192.0.2.10"$'\n'"2001:db8::10"
+}
+
+@test "an allowed name that resolves into an IANA special-purpose block is refused before connecting, unless an address pattern covers it" {
+	requires ip nsenter
+	test_networks $WORLD_NETS
+	special_hosts
+	each_user pass_special
+}
+
+# ask HOST PORT: the proxy's answer to a CONNECT, to plain HTTP and to
+# SOCKS5 for HOST:PORT, from inside the sandbox, each on a line, the
+# port written as PORT.
+ASK='
+import socket, sys
+host, port = sys.argv[1], int(sys.argv[2])
+def ask(req):
+    s = socket.create_connection(("127.0.0.1", 3128))
+    s.sendall(req)
+    s.settimeout(15)
+    out = b""
+    while True:
+        try:
+            d = s.recv(4096)
+        except socket.timeout:
+            out += b" (no end)"
+            break
+        if not d:
+            break
+        out += d
+    return out.replace(str(port).encode(), b"PORT")
+print(ask(b"CONNECT %s:%d HTTP/1.1\r\n\r\n" % (host.encode(), port)))
+print(ask(b"GET http://%s:%d/ HTTP/1.1\r\nHost: %s:%d\r\n\r\n" % (host.encode(), port, host.encode(), port)))
+s = socket.create_connection(("127.0.0.1", 3128))
+s.sendall(b"\x05\x01\x00")
+s.recv(2)
+s.sendall(b"\x05\x01\x00\x03" + bytes([len(host)]) + host.encode() + port.to_bytes(2, "big"))
+print(s.recv(10))
+'
+
+pass_local() {
+	local name addr open closed first port
+	start_addr_listener "$NET_HOST" "$W"
+	PORT_HOST=$ADDR_PORT
+	mkdir -p "$W/world"
+	chmod 0777 "$W/world"
+	start_addr_listener "$NET_WORLD" "$W/world"
+	PORT_WORLD=$ADDR_PORT
+	[ "$PORT_HOST" != "$PORT_WORLD" ]
+	# The control, unsandboxed: each address answers on its listener's
+	# port and refuses the other, so that telling the two apart is
+	# telling what listens there.
+	while read -r addr open closed; do
+		run in_ns_usr "$NET_HOST" curl -sS --noproxy '*' \
+			"http://$addr:$open/"
+		assert_contains "$output" "hello from"
+		run in_ns_usr "$NET_HOST" curl -sS --noproxy '*' \
+			"http://$addr:$closed/"
+		# curl's 7: the connection was refused.
+		assert_status 7
+	done <<EOF
+11.22.33.1 $PORT_HOST $PORT_WORLD
+11.22.33.7 $PORT_WORLD $PORT_HOST
+44.0.0.5 $PORT_HOST $PORT_WORLD
+44.0.1.5 $PORT_HOST $PORT_WORLD
+[2a09:1::7] $PORT_WORLD $PORT_HOST
+EOF
+	: >"$W/reached"
+	: >"$W/world/reached"
+	# In the sandbox, the host's own address (also IPv4-mapped), an
+	# on-link one (IPv4 and IPv6) and one the kernel routes to the host:
+	# every port allowed by name, open or closed, gets the same answer,
+	# and no listener sees a connection.
+	for name in self.test:"this host's own address" \
+		peer.test:"an address on this host's network" \
+		peer6.test:"an address on this host's network" \
+		anyip.test:"this host's own address" \
+		mapped.test:"this host's own address" \
+		anyipsrc.test:"this host's own address"; do
+		first=""
+		for port in "$PORT_HOST" "$PORT_WORLD"; do
+			NETNS=$NET_HOST run --separate-stderr hsbx \
+				--allow-host="${name%%:*}:$PORT_HOST" \
+				--allow-host="${name%%:*}:$PORT_WORLD" -- \
+				"$PY" -c "$ASK" "${name%%:*}" "$port"
+			assert_status 0
+			assert_contains "$output" "403 Forbidden"
+			assert_contains "$output" "${name%%:*} port PORT: resolves to ${name#*:}"
+			assert_contains "$output" "b'\\x05\\x02"
+			if [ -z "$first" ]; then
+				first=$output
+			else
+				assert_eq "$output" "$first"
+			fi
+		done
+	done
+	assert_eq "$(wc -c <"$W/reached")" 0
+	assert_eq "$(wc -c <"$W/world/reached")" 0
+	# An address pattern covering one: the connection is made.
+	NETNS=$NET_HOST run hsbx --allow-host="peer.test:$PORT_WORLD" \
+		--allow-host="11.22.33.7:$PORT_WORLD" -- \
+		curl -sS "http://peer.test:$PORT_WORLD/"
+	assert_eq "$output" "hello from 11.22.33.7"
+	NETNS=$NET_HOST run hsbx --allow-host="self.test:$PORT_HOST" \
+		--allow-host="11.22.33.1:$PORT_HOST" -- \
+		curl -sS "http://self.test:$PORT_HOST/"
+	assert_eq "$output" "hello from 11.22.33.1"
+}
+
+@test "the host's own, on-link and locally routed addresses are refused before connecting, with the same answer whether or not something listens" {
+	requires ip nsenter
+	test_networks 44.55.66.0/24
+	# Addresses the kernel delivers to the host without an interface
+	# holding them, one route with a source address of its own.
+	in_ns "$NET_HOST" ip route add local 44.0.0.0/24 dev lo
+	in_ns "$NET_HOST" ip route add local 44.0.1.0/24 dev lo src 11.22.33.1
+	special_hosts
+	each_user pass_local
 }
 
 pass_failed() {
@@ -398,11 +593,11 @@ name = b"evil.test\nsbox-exec: network: allowed forged.test"
 s.sendall(b"\x05\x01\x00\x03" + bytes([len(name)]) + name + b"\x00\x50")
 print(s.recv(10)[1])'
 	assert_eq "$output" 2
-	assert_eq "$(grep -c "^sbox-exec: network:" <<<"$stderr")" 1
-	assert_contains "$stderr" 'sbox-exec: network: denied evil.test\x0asbox-exec: network: allowed forged.test port 80'
+	refute_contains "$stderr" $'\nsbox-exec: network: allowed forged.test'
+	assert_contains "$stderr" 'sbox-exec: refused evil.test\x0asbox-exec: network: allowed forged.test:80 (not a host name or address)'
 }
 
-@test "with -v, a newline in a requested name does not start a second line on stderr" {
+@test "a newline in a requested name does not start a second line on stderr" {
 	each_user pass_newline_name
 }
 
@@ -956,4 +1151,55 @@ pass_cargo_profile() {
 	[ -x /usr/bin/cargo ] || skip_or_fail "Debian's cargo is not installed"
 	requires git
 	each_user pass_cargo_profile
+}
+
+# --- what was refused, said (sbox-exec(1), DENIALS) -------------------------
+
+# npm with its registry not on the list: the line names the host and the
+# option that would allow it; an allowed name that does not resolve and
+# an allowed port where nothing listens have lines of their own, which do
+# not call them refused.
+pass_denial_lines() {
+	local free
+	fake_registries
+	start_web "$W"
+	site_opts
+	# The control: allowed, npm gets its answer.
+	run --separate-stderr hsbx "${SITE[@]}" -- npm view sboxtestpkg version \
+		--registry "http://site.test:$WEB_PORT/" --cache /tmp/npm-cache
+	assert_eq "$output" 1.2.3
+	refute_contains "$stderr" "sbox-exec:"
+	run --separate-stderr hsbx --allow-host=other.test -- npm view \
+		sboxtestpkg version --registry "http://site.test:$WEB_PORT/" \
+		--cache /tmp/npm-cache --fetch-retries=0
+	assert_failed "npm with site.test not on the list"
+	assert_contains "$stderr" "sbox-exec: refused site.test:$WEB_PORT (not in allow-list); to allow: --allow-host=site.test:$WEB_PORT"
+	assert_contains "$stderr" "to allow what an option can: "
+	refute_contains "$output" "sbox-exec"
+	# An allowed name that does not resolve.
+	run --separate-stderr hsbx --allow-host=nosuch.invalid -- \
+		curl -fsS "http://nosuch.invalid/"
+	assert_failed "curl of a name that does not resolve"
+	assert_contains "$stderr" "sbox-exec: could not resolve nosuch.invalid:80, which is allowed (cannot resolve:"
+	refute_contains "$stderr" "refused"
+	# An allowed address where nothing listens.
+	free=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	run --separate-stderr hsbx --allow-host="127.0.0.1:$free" -- \
+		curl -fsS "http://127.0.0.1:$free/"
+	assert_failed "curl of a port where nothing listens"
+	assert_contains "$stderr" "sbox-exec: could not reach 127.0.0.1:$free, which is allowed (cannot connect:"
+	# -v does not call either "denied".
+	run --separate-stderr hsbx -v --allow-host=nosuch.invalid -- \
+		curl -sS "http://nosuch.invalid/"
+	refute_contains "$stderr" "denied"
+	# -q: nothing of ours.
+	run --separate-stderr hsbx -q --allow-host=other.test -- \
+		curl -sS "http://site.test:$WEB_PORT/"
+	assert_failed "curl of a name not on the list"
+	refute_contains "$stderr" "sbox-exec:"
+}
+
+@test "a host refused, a name that does not resolve, a host not reached: one line each, the option where one allows it" {
+	requires npm
+	each_user pass_denial_lines
 }

@@ -256,3 +256,75 @@ planted"
 		--policy="$W/conf/n.policy" -- "$nm/.bin/tool"
 	assert_contains "$output" "--ro-bind $nm $nm"
 }
+
+# tree_run DIR ARGS...: sbox-exec as the pass's user from DIR, with the
+# fresh home; stdout in $output, stderr in $stderr.
+tree_run() {
+	run --separate-stderr tree_in "$@"
+}
+
+tree_in() {
+	cd "$1" && shift && usr env -u XDG_CACHE_HOME -u XDG_CONFIG_HOME \
+		HOME="$HOMEDIR" "$SBOX" "$@"
+}
+
+# A tool started in a subdirectory of its work tree (sbox-exec(1),
+# --project): ${PROJECT} is the subdirectory, which is said, and the
+# grant stays the subdirectory's.
+_project_subdir() {
+	local t=$W/tree-${AS:-root} w
+	fresh_home
+	usr mkdir -p "$t/.git" "$t/src" "$t/include"
+	echo '#define X 1' | usr tee "$t/include/x.h" >/dev/null
+	w="sbox-exec: warning: \${PROJECT} is $t/src, a subdirectory of the work tree $t: the profile grants only the subdirectory; --project=$t would cover the work tree"
+	# Control: outside, the header is there to read from src/.
+	run usr sh -c 'cd "$1/src" && cat ../include/x.h' sh "$t"
+	assert_eq "$output" '#define X 1'
+	# From src/: said, and the header stays out of sight.
+	tree_run "$t/src" --profile clangd -- sh -c 'cat ../include/x.h 2>/dev/null || echo unseen'
+	assert_status 0
+	assert_eq "$output" unseen
+	assert_eq "$stderr" "$w"
+	# -q silences it; --check says it too.
+	tree_run "$t/src" -q --profile clangd -- true
+	assert_status 0
+	assert_eq "$stderr" ""
+	tree_run "$t/src" --check --profile clangd
+	assert_status 0
+	assert_eq "${stderr_lines[0]}" "$w"
+	# The --project it names covers the work tree, and nothing is said.
+	tree_run "$t/src" --profile clangd --project="$t" -- cat include/x.h
+	assert_status 0
+	assert_eq "$output" '#define X 1'
+	assert_eq "$stderr" ""
+	# From the work tree's root, or a policy without ${PROJECT}: nothing.
+	tree_run "$t" --profile clangd -- true
+	assert_eq "$stderr" ""
+	printf '%s\n' '--ro ${CWD}' >"$W/conf/cwd.policy"
+	tree_run "$t/src" --policy="$W/conf/cwd.policy" -- true
+	assert_status 0
+	assert_eq "$stderr" ""
+	# A linked worktree's or a submodule's .git is a file: the same.
+	usr rmdir "$t/.git"
+	echo "gitdir: $W/elsewhere" | usr tee "$t/.git" >/dev/null
+	tree_run "$t/src" --profile clangd -- true
+	assert_eq "$stderr" "$w"
+}
+
+@test "a profile's \${PROJECT} in a subdirectory of a work tree: stderr names the --project that covers it, the grant is not widened" {
+	each_user _project_subdir
+}
+
+# A home that is itself a repository (dotfiles) is no project's work
+# tree: nothing is said below it.
+_project_home_git() {
+	fresh_home
+	usr mkdir -p "$HOMEDIR/.git" "$HOMEDIR/p"
+	tree_run "$HOMEDIR/p" --profile clangd -- true
+	assert_status 0
+	assert_eq "$stderr" ""
+}
+
+@test "a .git in the home directory is not a work tree for \${PROJECT}" {
+	each_user _project_home_git
+}

@@ -102,15 +102,26 @@ first_line() {
 	each_user body
 }
 
-@test "every byte the command writes arrives on the terminal as it would unsandboxed" {
+# By default the relay drops the escape sequences that make the terminal
+# answer or write the clipboard (manual page, "The terminal"; see
+# escape/terminal.bats): every byte arrives as written with
+# --tty-unfiltered, and text, UTF-8, colours and controls without it.
+@test "every byte the command writes arrives on the terminal as it would unsandboxed (--tty-unfiltered; text without it)" {
 	body() {
 		local d
 		d=$(scratch_dir)
 		local py='import sys; sys.stdout.buffer.write(bytes(range(256)) * 64 + b"END")'
 		drive raw-out="$d/plain" expect=END -- "$PY" -c "$py"
-		drive raw-out="$d/sandboxed" expect=END -- "$SBOX" -- "$PY" -c "$py"
+		drive raw-out="$d/sandboxed" expect=END -- \
+			"$SBOX" --tty-unfiltered -- "$PY" -c "$py"
 		assert_contains "$output" "exit=0"
 		cmp "$d/plain" "$d/sandboxed"
+		py='import sys; sys.stdout.buffer.write((bytes(range(32, 127)) + "gr\u00fc\u00df \u20ac \u65e5\u672c \U0001f600\n".encode() + b"\x1b[1;31mred\x1b[0m\x1b[2J\x1b[5;5H\t\x08\x07\r\n") * 64 + b"END")'
+		drive raw-out="$d/text" expect=END -- "$PY" -c "$py"
+		drive raw-out="$d/text-sandboxed" expect=END -- \
+			"$SBOX" -- "$PY" -c "$py"
+		assert_contains "$output" "exit=0"
+		cmp "$d/text" "$d/text-sandboxed"
 	}
 	each_user body
 }

@@ -501,6 +501,91 @@ _profile_dir_ro() {
 	each_user _profile_dir_ro
 }
 
+# The swap (man page PROFILES, HOST PROTECTION): the configuration
+# directory renamed away, a new one made in its place with a profile that
+# replaces a shipped one.  Prints what succeeded.
+SWAP='cfg=$1
+mv "$cfg" "$cfg.old" 2>/dev/null && echo moved-config
+mv "$cfg/sbox-exec" "$cfg/sbox-exec.old" 2>/dev/null && echo moved-sbox-exec
+{ mkdir -p "$cfg/sbox-exec/profiles" &&
+	echo --net >"$cfg/sbox-exec/profiles/clangd.policy"; } 2>/dev/null &&
+	echo planted
+:'
+
+# One layout of the user's configuration: $1 is XDG_CONFIG_HOME, or ""
+# for ~/.config.
+_profile_swap_in() {
+	local cfg=${1:-$HOME/.config} before
+	if [ -n "$1" ]; then export XDG_CONFIG_HOME=$1; else unset XDG_CONFIG_HOME; fi
+	usr mkdir -p "$cfg/sbox-exec/profiles"
+	echo '--no-net' | usr tee "$cfg/sbox-exec/profiles/mine.policy" >/dev/null
+	# Control: unsandboxed, the user swaps the directory and plants one.
+	run usr sh -c "$SWAP" sh "$cfg"
+	assert_eq "$output" "moved-config
+planted"
+	run --separate-stderr sbx --check --json --profile clangd
+	assert_eq "$(jq -r .net <<<"$output")" host
+	usr rm -rf "$cfg"
+	usr mv "$cfg.old" "$cfg"
+
+	before=$(tree_state "$HOME")
+	run sbx --rw "$HOME" -- sh -c "echo started; $SWAP" sh "$cfg"
+	assert_status 0
+	assert_eq "$output" started
+	assert_eq "$(tree_state "$HOME")" "$before"
+	# The next run of the shipped profile gets the shipped policy.
+	run --separate-stderr sbx --check --json --profile clangd
+	assert_status 0
+	assert_eq "$(jq -r .net <<<"$output")" none
+	refute_contains "$stderr" replaces
+	usr rm -rf "$cfg"
+}
+
+_profile_swap() {
+	local d
+	d=$(scratch_dir)
+	plant_home "$d"
+	usr mkdir "$d/project"
+	cd "$d/project" || return 1
+	_profile_swap_in ""
+	_profile_swap_in "$HOME/etc/xdg"
+}
+
+@test "with --rw \"\$HOME\" the configuration directory cannot be renamed away and a profile planted in a new one" {
+	each_user _profile_swap
+}
+
+# Where the user has no sbox-exec directory, a sandbox that writes the
+# home can make one: the directories above it stay pinned, and a profile
+# made there that replaces a shipped one is named at every launch.
+_profile_created() {
+	local d cfg
+	d=$(scratch_dir)
+	plant_home "$d"
+	cd "$HOME" || return 1
+	unset XDG_CONFIG_HOME
+	cfg=$HOME/.config
+	usr mkdir -p "$cfg"
+	# Control: unsandboxed, ~/.config can be renamed away.
+	run usr sh -c 'mv "$1" "$1.old" && mv "$1.old" "$1" && echo moved' sh "$cfg"
+	assert_eq "$output" moved
+	run sbx --rw "$HOME" -- sh -c "echo started; $SWAP" sh "$cfg"
+	assert_status 0
+	assert_eq "$output" "started
+planted"
+	assert_file "$cfg/sbox-exec/profiles/clangd.policy" --net
+	run --separate-stderr sbx --profile clangd -- true
+	assert_status 0
+	assert_contains "$stderr" "sbox-exec: warning: the user's profile $cfg/sbox-exec/profiles/clangd.policy replaces the shipped profile 'clangd'"
+	run --separate-stderr sbx -q --profile clangd -- true
+	assert_status 0
+	assert_eq "$stderr" ""
+}
+
+@test "a profile made where the user had no sbox-exec directory is named at every launch; ~/.config stays pinned" {
+	each_user _profile_created
+}
+
 _profile_shadow() {
 	local d prof
 	d=$(scratch_dir)
@@ -514,21 +599,27 @@ _profile_shadow() {
 	run --separate-stderr sbx -v --profile mine -- true
 	assert_status 0
 	refute_contains "$stderr" replaces
-	# One that shadows the shipped agent profile.
-	echo '--net' | usr tee "$prof/agent.policy" >/dev/null
+	# One that shadows the shipped agent profile, with a network (not
+	# --net, which has its own warning at each run).
+	echo '--allow-host=example.org' | usr tee "$prof/agent.policy" >/dev/null
 	run --separate-stderr sbx -v --profile agent -- true
 	assert_status 0
 	assert_contains "$stderr" "the user's profile $prof/agent.policy replaces the shipped profile 'agent'"
 	run --separate-stderr sbx --check --profile agent
 	assert_status 0
 	assert_contains "$stderr" "$prof/agent.policy replaces the shipped profile 'agent'"
-	# Without -v, a run says nothing of it.
+	# Without -v too, at every launch: a sandbox may have put it there.
 	run --separate-stderr sbx --profile agent -- true
+	assert_status 0
+	assert_contains "$stderr" "sbox-exec: warning: the user's profile $prof/agent.policy replaces the shipped profile 'agent' ("
+	assert_eq "${#stderr_lines[@]}" 1
+	# -q silences it.
+	run --separate-stderr sbx -q --profile agent -- true
 	assert_status 0
 	assert_eq "$stderr" ""
 }
 
-@test "a user profile that shadows a shipped one is named on stderr with -v and in --check" {
+@test "a user profile that shadows a shipped one is named on stderr at every launch, but with -q" {
 	each_user _profile_shadow
 }
 

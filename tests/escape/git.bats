@@ -512,23 +512,228 @@ _git_nested_reported() {
 	each_user _git_nested_reported
 }
 
-_git_rw_git_reported() {
-	git_env "$(scratch_dir)"
-	cd "$MAIN" || return 1
-	# With --rw .git named, what is not protected but redirects git is
-	# reported: a commondir made inside.
-	PLANT_ARGS="--rw $MAIN/.git" plant sandbox "$MAIN" "$PLAIN_COMMONDIR_ATTACK"
-	assert_contains "$output" planted
-	assert_contains "$output" "sbox-exec: warning: the command changed $MAIN/.git/commondir"
-	rm -rf "$MAIN/.git/commondir" "$MAIN/.evil"
-	# An ordinary commit with --rw .git is not reported.
-	run sbx --rw "$MAIN" --rw .git -- git commit -q --allow-empty -m fine
-	assert_status 0
-	assert_eq "$output" ""
+# --- with --rw .git: the names that redirect git ----------------------
+# sbox-exec(1) HOST PROTECTION: with .git named, commondir,
+# config.worktree and modules/ cannot be created or changed in it (nor in
+# a submodule's or a worktree's git directory) unless --rw names them;
+# where one does not exist, a placeholder that git reads as its absence
+# holds the name for the run and is gone afterwards.
+
+# .git/modules/NAME for a submodule not yet cloned: `git submodule update
+# --init` takes the git directory it finds there, with its config.
+MODULES_ATTACK='
+mkdir -p .git/modules/lib && cp -a .git/HEAD .git/refs .git/objects .git/modules/lib/ &&
+printf "[core]\n\trepositoryformatversion = 0\n\tfsmonitor = %s\n\tworktree = ../../../lib\n" "$2" >.git/modules/lib/config &&
+echo planted'
+
+# git_state DIR: tree_state without the times of directories, which a
+# placeholder made and removed again touches.
+git_state() {
+	tree_state "$1" | awk '$2 == "d" { $6 = "" } { print }'
 }
 
-@test "git: with --rw .git, a redirect file made inside is reported, an ordinary commit is not" {
-	each_user _git_rw_git_reported
+_git_rw_git_redirects() {
+	local before
+	git_env "$(scratch_dir)"
+	cd "$MAIN" || return 1
+	g -C "$MAIN" config extensions.worktreeConfig true
+	# Control: unsandboxed, each redirect made in .git runs the payload.
+	plant control "$MAIN" "$PLAIN_COMMONDIR_ATTACK"
+	assert_contains "$output" planted
+	host_git_runs_payload -C "$MAIN" status ||
+		{ echo "control: commondir: the payload did not run" >&2; return 1; }
+	rm -rf "$MAIN/.git/commondir" "$MAIN/.evil"
+	plant control "$MAIN" "$WORKTREE_CONFIG_ATTACK"
+	assert_contains "$output" planted
+	host_git_runs_payload -C "$MAIN" status ||
+		{ echo "control: config.worktree: the payload did not run" >&2; return 1; }
+	rm -f "$MAIN/.git/config.worktree"
+	plant control "$MAIN" "$MODULES_ATTACK"
+	assert_contains "$output" planted
+	rm -rf "$MAIN/.git/modules"
+
+	# Inside, with --rw .git: none can be made, the placeholders are gone
+	# after the run, and the host's git runs nothing.
+	before=$(git_state "$MAIN/.git")
+	for attack in "$PLAIN_COMMONDIR_ATTACK" "$WORKTREE_CONFIG_ATTACK" "$MODULES_ATTACK"; do
+		PLANT_ARGS="--rw $MAIN/.git" plant sandbox "$MAIN" "$attack"
+		refute_contains "$output" planted
+		assert_contains "$output" "Read-only file system"
+		rm -rf "$MAIN/.evil"
+	done
+	assert_absent "$MAIN/.git/commondir"
+	assert_absent "$MAIN/.git/config.worktree"
+	assert_absent "$MAIN/.git/modules"
+	assert_eq "$(git_state "$MAIN/.git")" "$before"
+	assert_payload_not_run -C "$MAIN" status
+	# An ordinary commit still works and says nothing; the placeholders
+	# read as absent to git inside.
+	run sbx --rw "$MAIN" --rw .git -- sh -c \
+		'git commit -q --allow-empty -m fine && git rev-parse --git-common-dir'
+	assert_status 0
+	assert_eq "$output" "$MAIN/.git"
+	assert_absent "$MAIN/.git/commondir"
+	# Named by --rw of its own, a name is the user's to write.
+	usr touch "$MAIN/.git/config.worktree"
+	run sbx --rw "$MAIN" --rw .git --rw .git/config.worktree -- \
+		sh -c 'echo "# mine" >.git/config.worktree && echo wrote'
+	assert_eq "${lines[0]}" wrote
+	assert_file "$MAIN/.git/config.worktree" "# mine"
+	rm -f "$MAIN/.git/config.worktree"
+}
+
+@test "git: with --rw .git, commondir, config.worktree and modules/NAME cannot be created; nothing is left" {
+	each_user _git_rw_git_redirects
+}
+
+# An existing submodule's git directory, with .git named: its config
+# stays read-only, no commondir can be made in it, and no new submodule
+# git directory beside it.
+SUBMODULE_COMMONDIR_ATTACK='
+mkdir .evil && cp -a .git/modules/sub/HEAD .git/modules/sub/refs .git/modules/sub/objects .evil/ &&
+printf "[core]\n\trepositoryformatversion = 0\n\tfsmonitor = %s\n" "$2" >.evil/config &&
+printf "%s/.evil\n" "$PWD" >.git/modules/sub/commondir && echo planted'
+
+_git_rw_git_submodule() {
+	local before
+	git_env "$(scratch_dir)"
+	g init -q "$D/lib"
+	g -C "$D/lib" commit -q --allow-empty -m lib
+	g -C "$MAIN" -c protocol.file.allow=always submodule add -q "$D/lib" sub
+	g -C "$MAIN" commit -q -m sub
+	cd "$MAIN" || return 1
+	# Control: unsandboxed, a commondir in the submodule's git directory
+	# leads `git status` at the top to the payload.
+	plant control "$MAIN" "$SUBMODULE_COMMONDIR_ATTACK"
+	assert_contains "$output" planted
+	host_git_runs_payload -C "$MAIN" status ||
+		{ echo "control: the payload did not run" >&2; return 1; }
+	rm -rf "$MAIN/.git/modules/sub/commondir" "$MAIN/.evil"
+
+	before=$(git_state "$MAIN/.git/modules")
+	for attack in "$SUBMODULE_COMMONDIR_ATTACK" "$SUBMODULE_ATTACK" "$MODULES_ATTACK"; do
+		PLANT_ARGS="--rw $MAIN/.git" plant sandbox "$MAIN" "$attack"
+		refute_contains "$output" planted
+		rm -rf "$MAIN/.evil"
+	done
+	assert_eq "$(git_state "$MAIN/.git/modules")" "$before"
+	assert_payload_not_run -C "$MAIN" status
+	# Named, the submodule's own git directory is writable (a commit in
+	# it works), and the names that redirect git still are not.
+	run sbx --rw "$MAIN" --rw .git --rw .git/modules/sub -- git -C sub commit -q --allow-empty -m inside
+	assert_status 0
+	assert_eq "$(g -C "$MAIN/sub" log -1 --format=%s)" inside
+	PLANT_ARGS="--rw $MAIN/.git --rw $MAIN/.git/modules/sub" plant sandbox "$MAIN" "$SUBMODULE_COMMONDIR_ATTACK"
+	refute_contains "$output" planted
+	assert_absent "$MAIN/.git/modules/sub/commondir"
+	assert_absent "$MAIN/.git/modules/sub/config.worktree"
+	assert_payload_not_run -C "$MAIN" status
+}
+
+@test "git: with --rw .git, a submodule's git directory gets no commondir and keeps its config; no new one beside it" {
+	each_user _git_rw_git_submodule
+}
+
+# A linked worktree granted --rw with its own git directory named.
+_git_rw_worktree_gitdir() {
+	local wt gd
+	git_env "$(scratch_dir)"
+	wt=$D/wt
+	g -C "$MAIN" worktree add -q "$wt"
+	g -C "$MAIN" config extensions.worktreeConfig true
+	gd=$MAIN/.git/worktrees/wt
+	cd "$wt" || return 1
+	plant control "$wt" "printf '[core]\n\tfsmonitor = %s\n' \"\$2\" >$gd/config.worktree && echo planted"
+	assert_contains "$output" planted
+	host_git_runs_payload -C "$wt" status ||
+		{ echo "control: the payload did not run" >&2; return 1; }
+	rm -f "$gd/config.worktree"
+	PLANT_ARGS="--rw $gd" plant sandbox "$wt" "printf '[core]\n\tfsmonitor = %s\n' \"\$2\" >$gd/config.worktree && echo planted; echo x >$gd/commondir && echo changed"
+	refute_contains "$output" planted
+	refute_contains "$output" changed
+	assert_absent "$gd/config.worktree"
+	assert_payload_not_run -C "$wt" status
+}
+
+@test "git: a linked worktree's own git directory named --rw gets no config.worktree, and its commondir stays" {
+	each_user _git_rw_worktree_gitdir
+}
+
+# Two sandboxes on one repository: the placeholder stays while either
+# runs, and is gone when both have ended; --print and --check make none.
+_git_holds_shared() {
+	local x
+	git_env "$(scratch_dir)"
+	cd "$MAIN" || return 1
+	x=$(scratch_dir)
+	run sbx --print --rw "$MAIN" --rw .git -- true
+	assert_status 0
+	run sbx --check --rw "$MAIN" --rw .git
+	assert_status 0
+	assert_absent "$MAIN/.git/commondir"
+	bg usr_exec "$SBOX" --rw "$MAIN" --rw .git --rw "$x" -- sh -c '
+		echo >"$1/ready"
+		while [ ! -e "$1/go" ]; do sleep 0.1; done
+		echo evil >.git/commondir 2>/dev/null && echo planted >"$1/out"
+		echo finished >>"$1/out"' sh "$x"
+	wait_for 20 test -e "$x/ready"
+	assert_file "$MAIN/.git/commondir" .
+	# A second sandbox comes and goes: the first keeps its placeholder.
+	run sbx --rw "$MAIN" --rw .git -- cat .git/commondir
+	assert_status 0
+	assert_eq "$output" .
+	assert_file "$MAIN/.git/commondir" .
+	# A second one that outlives the first: the last one out removes it.
+	bg usr_exec "$SBOX" --rw "$MAIN" --rw .git --rw "$x" -- sh -c '
+		echo >"$1/ready2"
+		while [ ! -e "$1/go2" ]; do sleep 0.1; done
+		echo evil >.git/commondir 2>/dev/null && echo planted >"$1/out2"
+		echo finished >>"$1/out2"' sh "$x"
+	wait_for 20 test -e "$x/ready2"
+	usr touch "$x/go"
+	wait_for 20 grep -q finished "$x/out"
+	assert_eq "$(cat "$x/out")" finished
+	assert_file "$MAIN/.git/commondir" .
+	usr touch "$x/go2"
+	wait_for 20 grep -q finished "$x/out2"
+	assert_eq "$(cat "$x/out2")" finished
+	wait_for 20 test ! -e "$MAIN/.git/commondir"
+	wait_for 20 test ! -e "$MAIN/.git/modules"
+	assert_absent "$MAIN/.git/config.worktree"
+}
+
+@test "git: the placeholders of two sandboxes on one repository: held while either runs, gone after; none for --print or --check" {
+	each_user _git_holds_shared
+}
+
+# A sandbox cannot lock a placeholder for itself, which would make later
+# launches wait: its launcher holds each one shared for the run.
+LOCK_ATTEMPT='
+import fcntl, os
+for f in (".git/commondir", ".git/config.worktree", ".git/modules"):
+    fd = os.open(f, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        print("locked")
+    except BlockingIOError:
+        print("busy")'
+
+_git_holds_locked() {
+	git_env "$(scratch_dir)"
+	cd "$MAIN" || return 1
+	# Control: outside, the same names, made by the user, can be locked.
+	usr sh -c 'echo . >.git/commondir && : >.git/config.worktree && mkdir .git/modules'
+	run usr "$PY" -c "$LOCK_ATTEMPT"
+	assert_eq "$(echo $output)" "locked locked locked"
+	usr sh -c 'rm -r .git/commondir .git/config.worktree .git/modules'
+	run sbx --rw "$MAIN" --rw .git -- "$PY" -c "$LOCK_ATTEMPT"
+	assert_status 0
+	assert_eq "$(echo $output)" "busy busy busy"
+	assert_absent "$MAIN/.git/commondir"
+}
+
+@test "git: a sandbox cannot lock a placeholder for itself to hold later launches back" {
+	each_user _git_holds_locked
 }
 
 # A hostile tree can make git's files anything: a FIFO, /dev/zero, a file

@@ -116,8 +116,9 @@ _tcp_loopback() {
 	assert_status 1
 	assert_contains "$output" ConnectionRefusedError
 
-	# With --net, the host network is shared.
-	run sbx --net -- timeout 10 "$PY" "$CLIENT" tcp "$LISTEN_ADDR"
+	# With --net, the host network is shared (stderr: what --net cannot
+	# protect).
+	run --separate-stderr sbx --net -- timeout 10 "$PY" "$CLIENT" tcp "$LISTEN_ADDR"
 	assert_status 0
 	assert_eq "$output" pong
 	assert_eq "$(connections)" 2
@@ -158,7 +159,7 @@ _abstract_net() {
 	assert_eq "$(json_get "$(cat "$d/status")" abstract_unix)" blocked
 	# ... while the host network itself is shared.
 	start_listener tcp "$d"
-	run sbx --net -- timeout 10 "$PY" "$CLIENT" tcp "$LISTEN_ADDR"
+	run --separate-stderr sbx --net -- timeout 10 "$PY" "$CLIENT" tcp "$LISTEN_ADDR"
 	assert_status 0
 	assert_eq "$output" pong
 }
@@ -178,7 +179,7 @@ _abstract_net_truth() {
 	start_listener abstract "$d"
 	control_reaches abstract "$LISTEN_ADDR"
 
-	run sbx --net --status-fd=3 -- \
+	run --separate-stderr sbx --net --status-fd=3 -- \
 		timeout 10 "$PY" "$CLIENT" abstract "$LISTEN_ADDR" 3>"$d/status"
 	abstract=$(json_get "$(cat "$d/status")" abstract_unix)
 	case $abstract in
@@ -198,6 +199,104 @@ _abstract_net_truth() {
 @test "with --net, abstract_unix in the status matches what the command can reach" {
 	requires python3 timeout jq
 	each_user _abstract_net_truth
+}
+
+# The host's abstract names (sbox-exec(1), --net and STATUS): without
+# --net the sandbox has its own, and neither sees the host's in
+# /proc/net/unix nor offers a name a host client could reach; with --net
+# no kernel keeps them apart, and the status (abstract_names "shared")
+# and stderr say so, truthfully.
+_abstract_names() {
+	local d listener name
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	listener=$(payload listener.py)
+	start_listener abstract "$d"
+	# Control: unsandboxed, the user lists the host's name...
+	run usr grep -c "@$LISTEN_ADDR\$" /proc/net/unix
+	assert_eq "$output" 1
+	# ...and a name the user binds is reached by a host client.
+	usr mkdir "$d/out"
+	bg usr_exec "$PY" "$listener" abstract "$d/out/addr" "$d/out/log"
+	wait_for 10 test -s "$d/out/addr"
+	forget_bg "$(cat "$d/out/addr.pid")"
+	run usr timeout 10 "$PY" "$CLIENT" abstract "$(cat "$d/out/addr")"
+	assert_eq "$output" pong
+
+	# Without --net: not listed, and a name bound inside is not the
+	# host's.
+	run --separate-stderr sbx --status-fd=3 -- \
+		sh -c 'grep -c "@$1\$" /proc/net/unix' sh "$LISTEN_ADDR" 3>"$d/status"
+	assert_eq "$output" 0
+	assert_eq "$stderr" ""
+	assert_eq "$(json_get "$(cat "$d/status")" abstract_names)" private
+	rm -rf "$d/in" && usr mkdir "$d/in"
+	bg usr_exec "$SBOX" --rw "$d/in" -- "$PY" "$listener" abstract \
+		"$d/in/addr" "$d/in/log"
+	wait_for 20 test -s "$d/in/addr"
+	name=$(cat "$d/in/addr")
+	run usr timeout 10 "$PY" "$CLIENT" abstract "$name"
+	assert_failed "a host client reaching a name bound in the sandbox"
+	refute_contains "$output" pong
+	assert_eq "$(cat "$d/in/log" 2>/dev/null)" ""
+
+	# With --net: the status and stderr say the names are shared...
+	run --separate-stderr sbx --net --status-fd=3 -- \
+		sh -c 'grep -c "@$1\$" /proc/net/unix' sh "$LISTEN_ADDR" 3>"$d/status"
+	assert_eq "$(json_get "$(cat "$d/status")" abstract_names)" shared
+	assert_contains "$stderr" "sbox-exec: warning: --net shares the host's abstract unix socket names: the command can"
+	assert_contains "$stderr" "list them (/proc/net/unix) and bind free ones"
+	# ...and they are: listed, and a name bound inside is reached by a
+	# host client.
+	assert_eq "$output" 1
+	rm -rf "$d/in" && usr mkdir "$d/in"
+	bg usr_exec "$SBOX" --net --rw "$d/in" -- "$PY" "$listener" abstract \
+		"$d/in/addr" "$d/in/log"
+	wait_for 20 test -s "$d/in/addr"
+	name=$(cat "$d/in/addr")
+	run usr timeout 10 "$PY" "$CLIENT" abstract "$name"
+	assert_eq "$output" pong
+	# -q: the status still says it, stderr does not.
+	run --separate-stderr sbx -q --net --status-fd=3 -- true 3>"$d/status"
+	assert_eq "$stderr" ""
+	assert_eq "$(json_get "$(cat "$d/status")" abstract_names)" shared
+}
+
+@test "the host's abstract names: private without --net; with --net listed and bindable, as the status and stderr say" {
+	requires python3 timeout jq
+	each_user _abstract_names
+}
+
+# A kernel without Landlock scoping (tests/payloads/hide-landlock): with
+# --net the host's abstract sockets can be connected to, and the status
+# and stderr say that too.
+_abstract_net_no_scoping() {
+	local d hide
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	hide=$(payload hide-landlock)
+	start_listener abstract "$d"
+	control_reaches abstract "$LISTEN_ADDR"
+	run --separate-stderr usr "$hide" "$SBOX" --net --status-fd=3 -- \
+		timeout 10 "$PY" "$CLIENT" abstract "$LISTEN_ADDR" 3>"$d/status"
+	assert_eq "$(json_get "$(cat "$d/status")" landlock)" none
+	assert_eq "$(json_get "$(cat "$d/status")" abstract_unix)" reachable
+	assert_eq "$(json_get "$(cat "$d/status")" abstract_names)" shared
+	assert_contains "$stderr" "the command can connect to the host's (this kernel has no Landlock scoping"
+	assert_eq "$output" pong
+	assert_eq "$(connections)" 2
+	# The same kernel without --net: nothing to say, nothing reached.
+	run --separate-stderr usr "$hide" "$SBOX" --status-fd=3 -- \
+		timeout 10 "$PY" "$CLIENT" abstract "$LISTEN_ADDR" 3>"$d/status"
+	assert_failed "connecting to the host's abstract socket without --net"
+	assert_eq "$(json_get "$(cat "$d/status")" abstract_unix)" blocked
+	refute_contains "$stderr" "--net shares"
+	assert_eq "$(connections)" 2
+}
+
+@test "on a kernel without Landlock scoping, --net says that host abstract sockets can be connected to, and they can" {
+	requires python3 timeout jq
+	each_user _abstract_net_no_scoping
 }
 
 _status_socket_forge() {

@@ -236,3 +236,153 @@ _no_caller_terminal() {
 	requires python3 timeout
 	each_user _no_caller_terminal
 }
+
+# --- escape sequences in the command's output ---------------------------
+# Manual page, "The terminal": what the command writes to the caller's
+# terminal is filtered; the sequences that write the clipboard or make
+# the terminal type an answer into its input are dropped, and output to a
+# pipe or a file is never touched.  tests/payloads/term-escapes.py writes
+# a clipboard write (OSC 52), a DECRQSS query and a title report request,
+# in 7-bit and 8-bit (C1) forms, between plain markers, whole and then a
+# byte at a time; pty-drive.py keeps the bytes that reach the terminal
+# (raw-out=FILE).
+
+# count_bytes FILE TEXT: how many times TEXT (with \xHH escapes, as
+# Python reads them) occurs in FILE.
+count_bytes() {
+	"$PY" -c 'import sys, codecs
+want = codecs.decode(sys.argv[2], "unicode_escape").encode("latin-1")
+print(open(sys.argv[1], "rb").read().count(want))' "$1" "$2"
+}
+
+# The sequences a terminal must not get, as count_bytes reads them.
+DROPPED=(
+	'\x1b]52;'    # OSC 52: the clipboard
+	'\x1bP$q'     # DECRQSS
+	'\x1b[21t'    # the title report
+	'\x9d52;'     # the same, as 8-bit C1 controls
+	'\x90$q'
+	'\x9b21t'
+)
+# What must reach it either way: the markers, a title set, a colour.
+KEPT=(
+	'start|' '|osc52|' '|decrqss|' '|title-report|' '|c1|'
+	'\x1b]2;sbox-title\x07' '\x1b[31mred\x1b[0m|end'
+)
+
+# assert_escapes FILE N: each sequence of DROPPED occurs N times in FILE,
+# each of KEPT twice (the payload writes its line twice).
+assert_escapes() {
+	local t
+	for t in "${DROPPED[@]}"; do
+		assert_eq "$t: $(count_bytes "$1" "$t")" "$t: $2"
+	done
+	for t in "${KEPT[@]}"; do
+		assert_eq "$t: $(count_bytes "$1" "$t")" "$t: 2"
+	done
+}
+
+# escapes_to_terminal STREAM [SBOX-OPTION...]: the control, then the
+# sandbox with the options.
+escapes_to_terminal() {
+	local stream=$1 d q
+	shift
+	d=$(scratch_dir)
+	q=$(payload term-escapes.py)
+	# Control: unsandboxed, every sequence reaches the terminal.
+	drive raw-out="$d/control" -- \
+		"$PY" "$q" "$stream"
+	assert_contains "$output" "exit=0"
+	assert_escapes "$d/control" 2
+	# In the sandbox: none of them, and the rest unchanged.
+	drive raw-out="$d/sandboxed" -- \
+		"$SBOX" "$@" -- "$PY" "$q" "$stream"
+	assert_contains "$output" "exit=0"
+	assert_escapes "$d/sandboxed" 0
+}
+
+_escapes_stdout() {
+	escapes_to_terminal stdout
+}
+
+@test "a clipboard write (OSC 52), DECRQSS and a title report on stdout do not reach the terminal" {
+	requires python3 timeout
+	each_user _escapes_stdout
+}
+
+_escapes_stderr() {
+	escapes_to_terminal stderr
+}
+
+@test "a clipboard write (OSC 52), DECRQSS and a title report on stderr do not reach the terminal" {
+	requires python3 timeout
+	each_user _escapes_stderr
+}
+
+_escapes_tty() {
+	escapes_to_terminal stdout --tty
+}
+
+@test "with --tty, a clipboard write (OSC 52), DECRQSS and a title report do not reach the terminal" {
+	requires python3 timeout
+	each_user _escapes_tty
+}
+
+# escapes_unfiltered [SBOX-OPTION...]: with --tty-unfiltered, everything
+# the command writes reaches the terminal as it would unsandboxed.
+escapes_unfiltered() {
+	local d q
+	d=$(scratch_dir)
+	q=$(payload term-escapes.py)
+	drive raw-out="$d/raw" -- \
+		"$SBOX" "$@" --tty-unfiltered -- "$PY" "$q"
+	assert_contains "$output" "exit=0"
+	assert_escapes "$d/raw" 2
+}
+
+_escapes_unfiltered() {
+	escapes_unfiltered
+	escapes_unfiltered --tty
+}
+
+@test "with --tty-unfiltered, with and without --tty, every sequence reaches the terminal" {
+	requires python3 timeout
+	each_user _escapes_unfiltered
+}
+
+# The command's stdout a file, its stdin and stderr the terminal: the
+# file gets the bytes as written; so does a pipe without a terminal.
+_escapes_file() {
+	local d q
+	d=$(scratch_dir)
+	q=$(payload term-escapes.py)
+	usr "$PY" "$q" >"$d/control"
+	assert_escapes "$d/control" 2
+	drive expect=done -- sh -c '"$1" -- "$2" "$3" >"$4"; echo done' sh \
+		"$SBOX" "$PY" "$q" "$d/file"
+	assert_contains "$output" "exit=0"
+	cmp "$d/control" "$d/file"
+	sbx -- "$PY" "$q" | cat >"$d/pipe"
+	cmp "$d/control" "$d/pipe"
+	sbx --tty -- "$PY" "$q" | cat >"$d/pipe-tty"
+	cmp "$d/control" "$d/pipe-tty"
+}
+
+@test "output to a file or a pipe keeps every sequence, byte for byte" {
+	requires python3 timeout
+	each_user _escapes_file
+}
+
+_unfiltered_in_policy() {
+	local d
+	d=$(scratch_dir)
+	printf 'tty-unfiltered\n' >"$d/p.policy"
+	chmod 0644 "$d/p.policy"
+	run sbx --policy="$d/p.policy" -- true
+	assert_status 125
+	assert_contains "$output" "tty-unfiltered"
+}
+
+@test "a policy file cannot turn the terminal filter off" {
+	each_user _unfiltered_in_policy
+}

@@ -64,8 +64,11 @@ _nofile() {
 _closed_stdio() { fault closed-stdio; }
 _signal_storm() { fault signal-storm --n 150; }
 _concurrent() { fault concurrent --n 60; }
-_kill_bwrap() { fault kill-bwrap --n 100; }
+_kill_bwrap() { fault kill-bwrap --n 100 --max-delay 0.05; }
 _bad_bwrap() { fault bad-bwrap; }
+_policy_size() { fault policy-size; }
+_held_tunnels() { fault held-tunnels; }
+_detached_bwrap() { fault detached-bwrap --fake "$(payload fake-bwrap.py)"; }
 
 @test "faults: a stream socket with little room gets the whole status line or nothing" {
 	each_user _status_stream
@@ -111,4 +114,16 @@ _bad_bwrap() { fault bad-bwrap; }
 
 @test "faults: a bwrap that hangs, exits 0 without a sandbox, or writes escape sequences" {
 	each_user _bad_bwrap
+}
+
+@test "faults: 10 000 grants resolve in under a second; bwrap's limits are named before it runs (sbox-exec(1), Policy size)" {
+	each_user _policy_size
+}
+
+@test "faults: what a bwrap detached (double fork, setsid) ends with the refusal: the caller gets end-of-file (sbox-exec(1), EXIT STATUS)" {
+	each_user _detached_bwrap
+}
+
+@test "faults: tunnels to an upstream that never answers end at --net-idle-timeout, threads and descriptors given back; the cap's event (sbox-exec(1), NETWORK BY NAME)" {
+	each_user _held_tunnels
 }

@@ -326,6 +326,88 @@ def scenario_closed_stdio():
     return "8 combinations"
 
 
+# --- policy size -----------------------------------------------------------
+
+def cpu_of(argv, **kw):
+    """ARGV run to its end; returns it and the CPU seconds it used."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = run(argv, **kw)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return p, (after.ru_utime - before.ru_utime
+               + after.ru_stime - before.ru_stime)
+
+
+def grants(files, n):
+    out = []
+    for i in range(n):
+        out += ["--ro", files[i % len(files)]]
+    return out
+
+
+def scenario_policy_size():
+    """10 000 grants: resolved in well under a second of CPU; the limits
+    (bwrap's arguments, descriptors) refused up front in their own words;
+    repeated grants cost one mount."""
+    d = os.path.join(SCRATCH, "many")
+    os.makedirs(d, exist_ok=True)
+    files = []
+    for i in range(10000):
+        f = os.path.join(d, "f%d" % i)
+        open(f, "w").close()
+        files.append(f)
+    out = []
+    # Resolution alone (--print runs no bwrap), 10 000 distinct files and
+    # 10 000 mentions of 1 000: CPU time, which load does not stretch.
+    for label, files_used in (("distinct", files), ("1000", files[:1000])):
+        p, cpu = cpu_of([SBOX, "--print"] + grants(files_used, 10000)
+                        + ["--", "true"])
+        stderr_is_ours(p.stderr)
+        if label == "distinct":
+            check(p.returncode == 125 and b"9000" in p.stderr and
+                  b"arguments to bwrap" in p.stderr,
+                  "10 000 distinct grants: exit %d, %r"
+                  % (p.returncode, p.stderr[-300:]))
+        else:
+            check(p.returncode == 0, "10 000 grants of 1 000 files: exit %d %r"
+                  % (p.returncode, p.stderr[-300:]))
+            check(p.stdout.count(b"--ro-bind") <= 1000 + 20,
+                  "repeated grants made repeated mounts")
+        check(cpu < 1.0, "%s: %.2f s of CPU to resolve 10 000 grants"
+              % (label, cpu))
+        out.append("%s %.2fs" % (label, cpu))
+    # The launch itself: 10 000 mentions of 300 files run the command.
+    marker = os.path.join(SCRATCH, "m-size")
+    r, w = os.pipe()
+    p, cpu = cpu_of([SBOX, "--status-fd", str(w), "--rw", SCRATCH]
+                    + grants(files[:300], 10000) + ["--"]
+                    + marker_cmd(marker), pass_fds=[w])
+    os.close(w)
+    st = one_or_none(os.read(r, 1 << 16))
+    os.close(r)
+    check(p.returncode == 0, "10 000 grants of 300 files: exit %d %r"
+          % (p.returncode, p.stderr[-300:]))
+    check(check_marker(marker, st), "10 000 grants: the command did not run")
+    check(cpu < 3.0, "10 000 grants: %.2f s of CPU to launch" % cpu)
+    out.append("launch %.2fs" % cpu)
+    # Descriptors: named, before bwrap, with the number wanted.
+    r, w = os.pipe()
+    p = run([SBOX, "--status-fd", str(w)] + grants(files[:1000], 1000)
+            + ["--", "true"], pass_fds=[w],
+            preexec_fn=with_limit(resource.RLIMIT_NOFILE, 1024))
+    os.close(w)
+    st = one_or_none(os.read(r, 1 << 16))
+    os.close(r)
+    stderr_is_ours(p.stderr)
+    check(p.returncode == 125 and st is not None and
+          st["status"] == "invalid-policy" and
+          b"limit on open files (1024)" in p.stderr and
+          b"ulimit -n" in p.stderr,
+          "1 000 grants under ulimit -n 1024: exit %d %r %r"
+          % (p.returncode, st, p.stderr))
+    out.append("nofile named")
+    return ", ".join(out)
+
+
 # --- signals, concurrency, bwrap dying -----------------------------------
 
 def launch_marked(marker, token, seconds):
@@ -418,7 +500,7 @@ def scenario_kill_bwrap():
     for i in range(n):
         p, r = launch_marked(marker, token, 1)
         t = time.time()
-        time.sleep(rng.uniform(0, 0.02))
+        time.sleep(rng.uniform(0, float(ARGS.get("--max-delay", 0.02))))
         try:
             with open("/proc/%d/task/%d/children" % (p.pid, p.pid)) as f:
                 kids = [int(x) for x in f.read().split()]
@@ -437,9 +519,15 @@ def scenario_kill_bwrap():
         check_marker(marker, st)
         check(dt < 3, "launch %d: %.1f s to end after bwrap was killed (%r)"
               % (i, dt, err))
+        check(st is None or st["status"] != "bwrap-untrusted",
+              "launch %d: a killed bwrap reported as untrusted: %r (%r)"
+              % (i, st, err))
         if p.returncode == 125:
             check(b"not ready within" not in err,
                   "a killed bwrap reported as a timeout: %r" % err)
+            check(b"killed by signal 9" in err,
+                  "launch %d: the refusal does not name the kill: %r"
+                  % (i, err))
             stderr_is_ours(err)
         check_nothing_left(token)
     return "%d launches, the slowest ended %.2f s after the kill" % (n, worst)
@@ -479,6 +567,214 @@ def scenario_bad_bwrap():
         stderr_is_ours(p.stderr)
     check_nothing_left(token)
     return "hang, exit 0, garbage"
+
+
+def scenario_detached_bwrap():
+    """A bwrap that starts a process leaving by a double fork and setsid()
+    with the caller's stdout, then hangs or exits: after the refusal the
+    caller reads end-of-file at once, and nothing is left."""
+    fake = ARGS["--fake"]
+    out = []
+    for how in ("detach-hang", "detach-exit"):
+        token = "sbox-fault-db-%d-%d-%s" % (os.getpid(), SEED, how)
+        d = os.path.join(SCRATCH, "fb-" + how)
+        os.makedirs(d, exist_ok=True)
+        bw = os.path.join(d, "bwrap")
+        with open(fake) as f, open(bw, "w") as g:
+            g.write(f.read())
+        os.chmod(bw, 0o755)
+        with open(os.path.join(d, "mode"), "w") as f:
+            f.write("%s %s\n" % (how, token))
+        t = time.time()
+        p = subprocess.Popen([SBOX, "--bwrap", bw, "--probe-timeout", "2",
+                              "--", "true"], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            # communicate() returns at end-of-file on both pipes.
+            o, err = p.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            left = leftovers(token)
+            for pid in left:
+                os.kill(pid, signal.SIGKILL)
+            raise Broken("%s: no end-of-file on stdout/stderr 20 s after "
+                         "the launch; left: %s" % (how, left))
+        dt = time.time() - t
+        check(p.returncode == 125, "%s: exit %d %r" % (how, p.returncode,
+                                                      err))
+        check(o == b"", "%s: stdout %r" % (how, o))
+        stderr_is_ours(err)
+        check(dt < 8, "%s: end-of-file %.1f s after the launch" % (how, dt))
+        check_nothing_left(token, wait=0.5)
+        out.append("%s %.1fs" % (how, dt))
+    return ", ".join(out)
+
+
+# --- proxy tunnels --------------------------------------------------------
+
+class SilentUpstream:
+    """A TCP server on 127.0.0.1 that accepts and never answers or closes;
+    with backlog_full, one whose queue is full, so that connect() hangs."""
+
+    def __init__(self, backlog_full=False):
+        import threading
+        self.s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.s.bind(("127.0.0.1", 0))
+        self.port = self.s.getsockname()[1]
+        self.held = []
+        if backlog_full:
+            self.s.listen(0)
+            # Fill the queue: later SYNs are dropped, connect() waits.
+            for _ in range(8):
+                c = socket.socket()
+                c.setblocking(False)
+                try:
+                    c.connect(("127.0.0.1", self.port))
+                except BlockingIOError:
+                    pass
+                self.held.append(c)
+            return
+        self.s.listen(128)
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self):
+        while True:
+            c, _ = self.s.accept()
+            self.held.append(c)
+
+
+TUNNELS_INNER = r"""
+import os, socket, sys, time
+port, sync, n, stuck = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+
+def step(name):
+    open(os.path.join(sync, name), "w").close()
+    while not os.path.exists(os.path.join(sync, name + ".go")):
+        time.sleep(0.02)
+
+def tunnel(p):
+    s = socket.create_connection(("127.0.0.1", 3128))
+    s.sendall(b"CONNECT 127.0.0.1:%s HTTP/1.1\r\n\r\n" % p.encode())
+    s.settimeout(30)
+    try:
+        line = s.recv(100).split(b"\r\n")[0]
+    except OSError:
+        line = b""
+    return s, line
+
+def many():
+    got = [tunnel(port) for _ in range(n)]
+    return [s for s, _ in got], sum(l.startswith(b"HTTP/1.1 200") for _, l in got)
+
+step("ready")
+held, ok = many()
+print("first", ok, flush=True)
+step("opened")
+for s in held:
+    s.close()
+step("closed")
+held, ok = many()
+print("again", ok, flush=True)
+for s in held:
+    s.close()
+step("closed-again")
+t = time.monotonic()
+s, line = tunnel(stuck)
+print("stuck", line.decode(), round(time.monotonic() - t), flush=True)
+"""
+
+
+def tasks_and_fds(pid):
+    return (len(os.listdir("/proc/%d/task" % pid)),
+            len(os.listdir("/proc/%d/fd" % pid)))
+
+
+def wait_until(cond, seconds, what):
+    end = time.time() + seconds
+    while time.time() < end:
+        if cond():
+            return
+        time.sleep(0.05)
+    raise Broken("%s, not within %d s" % (what(), seconds))
+
+
+def scenario_held_tunnels():
+    """Tunnels to an upstream that accepts and never answers: after the
+    client closes them they end at --net-idle-timeout, giving back their
+    threads and descriptors; at the cap (12 under a limit of 100
+    descriptors) the rest are refused with one net-limit event, and the
+    capacity comes back; a connect that hangs ends at its timeout."""
+    up = SilentUpstream()
+    stuck = SilentUpstream(backlog_full=True)
+    sync = os.path.join(SCRATCH, "tunnels")
+    os.makedirs(sync, exist_ok=True)
+    for f in os.listdir(sync):
+        os.unlink(os.path.join(sync, f))
+    os.chmod(sync, 0o777)
+    n = 30
+    r, w = os.pipe()
+    p = subprocess.Popen(
+        [SBOX, "--allow-host=127.0.0.1:%d" % up.port,
+         "--allow-host=127.0.0.1:%d" % stuck.port,
+         "--net-idle-timeout=1s", "--log-fd", str(w), "--rw", sync, "--",
+         "python3", "-c", TUNNELS_INNER, str(up.port), sync, str(n),
+         str(stuck.port)],
+        pass_fds=[w], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=with_limit(resource.RLIMIT_NOFILE, 100))
+    os.close(w)
+
+    def at(name):
+        wait_until(lambda: os.path.exists(os.path.join(sync, name)), 30,
+                   lambda: "the command did not reach %r (exit %r)"
+                   % (name, p.poll()))
+
+    def go(name):
+        open(os.path.join(sync, name + ".go"), "w").close()
+
+    try:
+        at("ready")
+        base = tasks_and_fds(p.pid)
+        go("ready")
+        at("opened")
+        held = tasks_and_fds(p.pid)
+        check(held[0] >= base[0] + 12 and held[1] >= base[1] + 12,
+              "12 tunnels held: threads and descriptors %r, before %r"
+              % (held, base))
+        go("opened")
+        at("closed")
+        # The client closed them; the upstream never will.
+        wait_until(lambda: tasks_and_fds(p.pid) == base, 15,
+                   lambda: "threads and descriptors %r after the tunnels "
+                   "closed, %r before" % (tasks_and_fds(p.pid), base))
+        go("closed")
+        at("closed-again")
+        wait_until(lambda: tasks_and_fds(p.pid) == base, 15,
+                   lambda: "threads and descriptors %r after the second "
+                   "tunnels closed, %r before" % (tasks_and_fds(p.pid), base))
+        go("closed-again")
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    with os.fdopen(r, "rb") as f:
+        events = [json.loads(x) for x in f.read().splitlines()]
+    lines = out.decode().splitlines()
+    check(p.returncode == 0, "exit %d %r %r" % (p.returncode, out, err))
+    check(lines[0] == "first 12" and lines[1] == "again 12",
+          "tunnels at the cap, then after the held ones ended: %r" % lines)
+    check(lines[2].startswith("stuck HTTP/1.1 502") and
+          8 <= int(lines[2].split()[-1]) <= 20,
+          "a connect that hangs: %r" % lines[2])
+    limits = [e for e in events if e["event"] == "net-limit"]
+    check(len(limits) == 2 and limits[0]["connections"] == 12 and
+          limits[0]["idle_timeout_ms"] == 1000,
+          "net-limit events %r" % limits)
+    refused = [e for e in events if e.get("reason") == "too many connections"]
+    check(len(refused) == 2 * (n - 12), "%d refusals at the cap"
+          % len(refused))
+    return "held %r, back to %r; %s" % (held, base, lines[2])
 
 
 def main():

@@ -111,6 +111,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r.pid = (data[0] & 0x40) ? 4242 : 0;
 	if (data[0] & 0x80) {
 		r.abstract_unix = "blocked";
+		r.abstract_names = "shared";
 		r.nested_userns = "allowed";
 	}
 	line = status_render(&r);

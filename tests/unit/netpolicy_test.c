@@ -98,7 +98,7 @@ addr(const struct netpolicy *np, const char *text, int port, bool name)
 
 	if (inet_pton(family, text, a) != 1)
 		abort();
-	return netpolicy_check_addr(np, family, a, port, name);
+	return netpolicy_check_addr(np, family, a, port, name, NULL);
 }
 
 static void
@@ -220,6 +220,191 @@ test_embedded(void)
 	netpolicy_free(&np);
 }
 
+/* Every block of the IANA special-purpose registries, by name: refused
+ * with its reason; the address beside it: allowed (NETWORK BY NAME). */
+static void
+test_registry(void)
+{
+	static const struct {
+		const char *in, *why, *beside;
+	} t[] = {
+		{ "0.1.2.3", "unspecified address", "1.0.0.1" },
+		{ "10.255.255.255", "private address", "11.0.0.0" },
+		{ "100.64.0.1", "private address", "100.63.255.255" },
+		{ "100.127.255.254", "private address", "100.128.0.0" },
+		{ "127.0.0.2", "loopback address", "128.0.0.1" },
+		{ "169.254.0.1", "link-local address", "169.253.255.255" },
+		{ "172.31.0.1", "private address", "172.32.0.0" },
+		{ "192.0.0.9", "reserved address", "192.0.1.0" },
+		{ "192.0.0.170", "reserved address", "191.255.255.255" },
+		{ "192.0.2.1", "documentation address", "192.0.3.0" },
+		{ "192.31.196.1", "special-purpose address", "192.31.197.0" },
+		{ "192.52.193.1", "special-purpose address", "192.52.194.0" },
+		{ "192.88.99.2", "reserved address", "192.88.100.0" },
+		{ "192.168.0.1", "private address", "192.169.0.0" },
+		{ "192.175.48.6", "special-purpose address", "192.175.49.0" },
+		{ "198.18.0.1", "benchmarking address", "198.17.255.255" },
+		{ "198.19.255.255", "benchmarking address", "198.20.0.0" },
+		{ "198.51.100.7", "documentation address", "198.51.101.0" },
+		{ "203.0.113.7", "documentation address", "203.0.114.0" },
+		{ "224.0.0.1", "multicast address", "223.255.255.255" },
+		{ "239.255.255.255", "multicast address", "223.1.2.3" },
+		{ "240.0.0.1", "reserved address", "8.8.8.8" },
+		{ "255.255.255.255", "broadcast address", "93.184.216.34" },
+		{ "::", "unspecified address", "2000::" },
+		{ "::1", "loopback address", "2001:200::1" },
+		{ "::2", "reserved address", "2001:200::2" },
+		{ "::192.0.2.1", "reserved address", "2001:200::3" },
+		{ "100::1", "special-purpose address", "2001:200::4" },
+		{ "100:0:0:1::1", "special-purpose address", "2001:200::5" },
+		{ "64:ff9b:1::1", "private address", "2001:200::6" },
+		{ "64:ff9b::c000:201", "documentation address",
+		    "64:ff9b::5db8:d822" },
+		{ "::ffff:203.0.113.1", "documentation address",
+		    "::ffff:93.184.216.34" },
+		{ "2002:c633:6401::1", "documentation address",
+		    "2002:5db8:d822::1" },
+		{ "2002:ffff:ffff::", "broadcast address", "2002:808:808::" },
+		{ "2001::1", "reserved address", "2001:200::7" },
+		{ "2001:1::1", "special-purpose address", "2001:200::8" },
+		{ "2001:1::3", "special-purpose address", "2001:200::9" },
+		{ "2001:2::1", "benchmarking address", "2001:200::a" },
+		{ "2001:3::1", "special-purpose address", "2001:200::b" },
+		{ "2001:4:112::1", "special-purpose address", "2001:200::c" },
+		{ "2001:10::1", "special-purpose address", "2001:200::d" },
+		{ "2001:20::1", "special-purpose address", "2001:200::e" },
+		{ "2001:30::1", "special-purpose address", "2001:200::f" },
+		{ "2001:1ff:ffff::1", "special-purpose address",
+		    "2001:200::10" },
+		{ "2001:db8::1", "documentation address", "2001:db9::1" },
+		{ "2001:db8:ffff::1", "documentation address", "2001:db7::1" },
+		{ "2620:4f:8000::1", "special-purpose address",
+		    "2620:4f:8001::1" },
+		{ "3fff::1", "documentation address", "3ffe:ffff::1" },
+		{ "3fff:fff::1", "documentation address", "3fff:1000::1" },
+		{ "5f00::1", "reserved address", "2a00::1" },
+		{ "4000::1", "reserved address", "3fff:1000::2" },
+		{ "8000::1", "reserved address", "2c0f::1" },
+		{ "fc00::1", "private address", "2001:4860::1" },
+		{ "fdff::1", "private address", "2001:4860::2" },
+		{ "fe80::1", "link-local address", "2001:4860::3" },
+		{ "febf::1", "link-local address", "2001:4860::4" },
+		{ "fec0::1", "private address", "2001:4860::5" },
+		{ "ff02::1", "multicast address", "2001:4860::6" },
+	};
+	static const char *const allow[] = { "example.org", NULL };
+	struct netpolicy np = list(allow, NULL);
+
+	for (size_t i = 0; i < N_ELEMENTS(t); i++) {
+		const char *why = addr(&np, t[i].in, 443, true);
+
+		is_str(why != NULL ? why : "allowed", t[i].why, t[i].in);
+		ok(addr(&np, t[i].beside, 443, true) == NULL, "%s allowed",
+		    t[i].beside);
+	}
+	netpolicy_free(&np);
+	/* An address pattern covers a special address, allow and deny. */
+	np = list((const char *const[]){ "example.org", "192.0.2.0/24",
+		      "[2001:db8::/32]:8443", NULL },
+	    (const char *const[]){ "192.0.2.9", NULL });
+	ok(addr(&np, "192.0.2.7", 443, true) == NULL,
+	    "a documentation address covered by a pattern");
+	is_str(addr(&np, "192.0.2.9", 443, true), "denied by --deny-host",
+	    "and carved out of it");
+	ok(addr(&np, "2001:db8::7", 8443, true) == NULL,
+	    "an IPv6 one on the pattern's port");
+	is_str(addr(&np, "2001:db8::7", 443, true), "documentation address",
+	    "not on another port");
+	netpolicy_free(&np);
+}
+
+/* HOST's addresses and networks (NETWORK BY NAME): refused by name,
+ * before anything is connected, unless an address pattern covers them. */
+static void
+test_host(void)
+{
+	static const char *const allow[] = { "example.org", "11.22.33.44:8080",
+		NULL };
+	struct netpolicy np = list(allow, NULL);
+	struct np_host host = { 0 };
+	unsigned char a[16];
+
+	inet_pton(AF_INET, "11.22.33.1", a);
+	netpolicy_host_add(&host, AF_INET, a, 24, false);
+	inet_pton(AF_INET, "44.0.0.1", a);
+	netpolicy_host_add(&host, AF_INET, a, 32, false);
+	inet_pton(AF_INET, "44.1.0.9", a);
+	netpolicy_host_add(&host, AF_INET, a, 32, true);
+	inet_pton(AF_INET6, "2a01:4f8:1:2::5", a);
+	netpolicy_host_add(&host, AF_INET6, a, 64, false);
+	ok(host.n == 6, "two addresses with their networks, a /32, a peer: %zu",
+	    host.n);
+
+	is_str(netpolicy_check_addr(&np, AF_INET,
+		   (inet_pton(AF_INET, "11.22.33.1", a), a), 443, true, &host),
+	    "this host's own address", "own address");
+	is_str(netpolicy_check_addr(&np, AF_INET,
+		   (inet_pton(AF_INET, "11.22.33.7", a), a), 443, true, &host),
+	    "an address on this host's network", "on-link");
+	is_str(netpolicy_check_addr(&np, AF_INET,
+		   (inet_pton(AF_INET, "11.22.33.255", a), a), 443, true,
+		   &host),
+	    "an address on this host's network", "the network's broadcast");
+	ok(netpolicy_check_addr(&np, AF_INET,
+	       (inet_pton(AF_INET, "11.22.34.1", a), a), 443, true,
+	       &host) == NULL,
+	    "beside the network");
+	is_str(netpolicy_check_addr(&np, AF_INET,
+		   (inet_pton(AF_INET, "44.0.0.1", a), a), 443, true, &host),
+	    "this host's own address", "an address alone");
+	ok(netpolicy_check_addr(&np, AF_INET,
+	       (inet_pton(AF_INET, "44.0.0.2", a), a), 443, true,
+	       &host) == NULL,
+	    "beside an address alone");
+	is_str(netpolicy_check_addr(&np, AF_INET,
+		   (inet_pton(AF_INET, "44.1.0.9", a), a), 443, true, &host),
+	    "an address on this host's network", "a point-to-point peer");
+	is_str(netpolicy_check_addr(&np, AF_INET6,
+		   (inet_pton(AF_INET6, "::ffff:11.22.33.1", a), a), 443, true,
+		   &host),
+	    "this host's own address", "own address, IPv4-mapped");
+	is_str(netpolicy_check_addr(&np, AF_INET6,
+		   (inet_pton(AF_INET6, "2a01:4f8:1:2::5", a), a), 443, true,
+		   &host),
+	    "this host's own address", "own IPv6 address");
+	is_str(netpolicy_check_addr(&np, AF_INET6,
+		   (inet_pton(AF_INET6, "2a01:4f8:1:2:ffff::1", a), a), 443,
+		   true, &host),
+	    "an address on this host's network", "IPv6 on-link");
+	ok(netpolicy_check_addr(&np, AF_INET6,
+	       (inet_pton(AF_INET6, "2a01:4f8:1:3::5", a), a), 443, true,
+	       &host) == NULL,
+	    "beside the IPv6 network");
+	ok(netpolicy_check_addr(&np, AF_INET,
+	       (inet_pton(AF_INET, "11.22.33.44", a), a), 8080, true,
+	       &host) == NULL,
+	    "on-link, covered by an address pattern");
+	is_str(netpolicy_check_addr(&np, AF_INET,
+		   (inet_pton(AF_INET, "11.22.33.44", a), a), 443, true, &host),
+	    "an address on this host's network", "not on another port");
+	is_str(netpolicy_check_addr(&np, AF_INET,
+		   (inet_pton(AF_INET, "11.22.33.1", a), a), 443, false, &host),
+	    "address not in allow-list", "an own address as a literal");
+	/* The kernel's word on an IPv4-mapped address (hostnet.c). */
+	inet_pton(AF_INET6, "::ffff:44.2.0.9", a);
+	netpolicy_host_add(&host, AF_INET6, a, 128, false);
+	is_str(netpolicy_check_addr(&np, AF_INET,
+		   (inet_pton(AF_INET, "44.2.0.9", a), a), 443, true, &host),
+	    "this host's own address", "added IPv4-mapped, asked as IPv4");
+	is_str(netpolicy_check_addr(&np, AF_INET6,
+		   (inet_pton(AF_INET6, "::ffff:44.2.0.9", a), a), 443, true,
+		   &host),
+	    "this host's own address", "added IPv4-mapped, asked so");
+	netpolicy_host_free(&host);
+	ok(host.n == 0 && host.v == NULL, "freed");
+	netpolicy_free(&np);
+}
+
 static void
 test_limits(void)
 {
@@ -293,6 +478,8 @@ main(void)
 	test_names();
 	test_addresses();
 	test_embedded();
+	test_registry();
+	test_host();
 	test_limits();
 	return tap_done();
 }

@@ -1,4 +1,5 @@
 /* Unit tests of policy.c and the path helpers in util.c. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "policy.h"
@@ -107,11 +108,72 @@ test_visible(void)
 	policy_free(&p);
 }
 
+/* A mount repeated later is made once, where its last mention puts it;
+ * a different mount in between still yields to the last one. */
+static void
+test_repeated(void)
+{
+	struct policy p;
+	struct sbox_error err = { 0 };
+	size_t ro = 0, rw = 0;
+
+	policy_init(&p, "/w");
+	policy_add_mount(&p, MOUNT_ROOT, "/", "/");
+	for (int i = 0; i < 5000; i++) {
+		char dest[32];
+
+		snprintf(dest, sizeof(dest), "/w/f%d", i % 100);
+		policy_add_mount(&p, MOUNT_RO, dest, dest);
+	}
+	policy_add_mount(&p, MOUNT_RW, "/w/f1", "/w/f1");
+	policy_add_mount(&p, MOUNT_RO, "/w/f2", "/w/f2");
+	policy_add_mount(&p, MOUNT_RW, "/w/f2", "/w/f2");
+	ok(policy_finish(&p, &err) == 0, "a long policy finishes");
+	ok(p.nmounts == 1 + 100 + 2, "one mount per distinct one: %zu",
+	    p.nmounts);
+	for (size_t i = 0; i < p.nmounts; i++) {
+		ro += p.mounts[i].kind == MOUNT_RO;
+		rw += p.mounts[i].kind == MOUNT_RW;
+	}
+	ok(ro == 100 && rw == 2, "ro %zu, rw %zu", ro, rw);
+	ok(policy_mount_for(&p, "/w/f1")->kind == MOUNT_RW,
+	    "the later rw still decides /w/f1");
+	ok(policy_mount_for(&p, "/w/f2")->kind == MOUNT_RW,
+	    "the last of ro, ro, rw decides /w/f2");
+	ok(policy_mount_for(&p, "/w/f3")->kind == MOUNT_RO, "ro once");
+	policy_free(&p);
+	sbox_error_clear(&err);
+}
+
+/* The command's PATH, for the lookup outside (sbox-exec(1), DESCRIPTION). */
+static void
+test_env_value(void)
+{
+	struct policy p;
+
+	policy_init(&p, "/");
+	is_str(policy_env_value(&p, "PATH", "/usr/bin"), "/usr/bin",
+	    "no operation: the launcher's own");
+	policy_add_env(&p, ENV_SET, "PATH", "/opt/bin");
+	policy_add_env(&p, ENV_SET, "PATHX", "/no");
+	is_str(policy_env_value(&p, "PATH", "/usr/bin"), "/opt/bin",
+	    "--setenv PATH, another name left alone");
+	policy_add_env(&p, ENV_UNSET, "PATH", NULL);
+	ok(policy_env_value(&p, "PATH", "/usr/bin") == NULL, "--unsetenv PATH");
+	policy_add_env(&p, ENV_SET, "PATH", "/a");
+	policy_add_env(&p, ENV_CLEAR, NULL, NULL);
+	ok(policy_env_value(&p, "PATH", "/usr/bin") == NULL,
+	    "--clearenv after --setenv");
+	policy_free(&p);
+}
+
 int
 main(void)
 {
 	test_paths();
 	test_order();
 	test_visible();
+	test_repeated();
+	test_env_value();
 	return tap_done();
 }

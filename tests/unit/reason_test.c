@@ -97,6 +97,30 @@ test_ends(void)
 	    "a timeout suggests --probe-timeout");
 	sbox_error_clear(&e);
 
+	{
+		const struct reason_host many = { .bwrap = "/usr/bin/bwrap",
+			.nmounts = REASON_MANY_MOUNTS + 1,
+			.mount_max = 100000 };
+		struct ready_outcome full = {
+			.reaped = true,
+			.bwrap_stderr =
+			    "bwrap: Can't bind mount /oldroot/w/f9 on /newroot/w/f9: No space left on device\n"
+		};
+
+		reason_classify(&o, 10000, &many, &e);
+		ok(e.hint != NULL && strstr(e.hint, "501 mounts") != NULL &&
+			strstr(e.hint, "overloaded") == NULL,
+		    "a timeout with many mounts names them: %s",
+		    e.hint ? e.hint : "(none)");
+		sbox_error_clear(&e);
+		reason_classify(&full, 10000, &many, &e);
+		ok(e.hint != NULL && strstr(e.hint, "fs.mount-max, 100000") &&
+			strstr(e.hint, "user namespaces") == NULL,
+		    "a mount without room names fs.mount-max: %s",
+		    e.hint ? e.hint : "(none)");
+		sbox_error_clear(&e);
+	}
+
 	ok(sbox_errno_hint(EAGAIN) != NULL &&
 		strstr(sbox_errno_hint(EAGAIN), "processes") != NULL,
 	    "EAGAIN: the process limit");

@@ -69,6 +69,16 @@ test_render(void)
 	    "\"seccomp\":\"filter\",\"limits\":{\"nproc\":50,\"core\":0}}\n",
 	    "limits, an object, after seccomp");
 	free(s);
+	ok_r.abstract_names = "shared";
+	ok_r.limits = NULL;
+	s = status_render(&ok_r);
+	is_str(s,
+	    "{\"version\":1,\"status\":\"success\",\"bwrap\":"
+	    "\"/usr/bin/bwrap\",\"bwrap_source\":\"bundled\",\"pid\":42,"
+	    "\"abstract_unix\":\"blocked\",\"abstract_names\":\"shared\","
+	    "\"landlock\":\"none\",\"seccomp\":\"filter\"}\n",
+	    "abstract_names right after abstract_unix");
+	free(s);
 }
 
 static void

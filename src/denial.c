@@ -1,0 +1,571 @@
+/*
+ * denial.c - the denials of one run: said once each on stderr, counted,
+ * summed up at the end, and written as a policy file for --learn.
+ *
+ * Reports come from the watch thread and the proxy's threads while the
+ * command runs; the summary and --learn come from main() after it ended,
+ * when no reporter is left.  A line on stderr is written whole with one
+ * write(2) outside the lock, so that a stderr nobody reads holds up only
+ * the thread that met the denial, never the others' bookkeeping.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "denial.h"
+#include "events.h"
+#include "util.h"
+
+struct entry {
+	enum denial_kind kind;
+	char *what; /* a path, or HOST:PORT */
+	char *call; /* the system call, or the proxy's reason */
+	char *option, *value, *setenv, *note;
+	bool wide;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct entry e[DENIAL_KEEP];
+	size_t n;	 /* kept */
+	size_t total;	 /* every report, repeats included */
+	size_t failed;	 /* of those, an allowed host not resolved or reached */
+	size_t distinct; /* kept, and those past DENIAL_KEEP */
+	size_t lines;	 /* said on stderr */
+	int verbosity;
+	bool quiet;	  /* the command ended: nothing more on stderr */
+	const char *home; /* never a grant, whatever asked for it */
+} st = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* VERBOSITY: -q (-1) says nothing on stderr; HOME: the home directory
+ * (or NULL).  Set before any reporter starts. */
+void
+denial_setup(int verbosity, const char *home)
+{
+	st.verbosity = verbosity;
+	st.home = home;
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+static const char *
+kind_word(enum denial_kind k)
+{
+	switch (k) {
+	case DENIAL_WRITE:
+		return "write";
+	case DENIAL_SOCKET:
+		return "connect";
+	case DENIAL_HOST:
+		return "network";
+	case DENIAL_UNRESOLVED:
+		return "resolve";
+	case DENIAL_UNREACHED:
+		return "reach";
+	}
+	return "?";
+}
+
+/* "--rw=/x" for E's grant, into B. */
+static void
+add_option(struct buf *b, const struct entry *e)
+{
+	buf_addf(b, "--%s=%s", e->option, e->value);
+}
+
+/* The stderr line for a new denial E (DENIALS in sbox-exec(1)). */
+static char *
+render_line(const struct entry *e)
+{
+	cleanup_buf struct buf b = { 0 }, safe = { 0 };
+
+	switch (e->kind) {
+	case DENIAL_WRITE:
+		buf_addf(&b, "refused: write to %s (%s)", e->what, e->call);
+		break;
+	case DENIAL_SOCKET:
+		buf_addf(&b,
+		    "refused: connect to %s (a socket hidden in the sandbox)",
+		    e->what);
+		break;
+	case DENIAL_HOST:
+		buf_addf(&b, "refused %s (%s)", e->what, e->call);
+		break;
+	case DENIAL_UNRESOLVED:
+		buf_addf(&b, "could not resolve %s, which is allowed (%s)",
+		    e->what, e->call);
+		break;
+	case DENIAL_UNREACHED:
+		buf_addf(&b, "could not reach %s, which is allowed (%s)",
+		    e->what, e->call);
+		break;
+	}
+	if (e->option != NULL) {
+		buf_adds(&b, "; to allow: ");
+		add_option(&b, e);
+		if (e->note != NULL)
+			buf_addf(&b, " (%s)", e->note);
+	} else if (e->note != NULL) {
+		buf_addf(&b, "; %s", e->note);
+	}
+	buf_adds(&safe, "sbox-exec: ");
+	util_line_safe(&safe, b.s, b.len);
+	buf_addc(&safe, '\n');
+	return buf_steal(&safe);
+}
+
+/*
+ * LINE on stderr, whole, if that cannot block: a refused call waits for
+ * its reporter (watch.c), and a stderr nobody reads must not hold it up.
+ * A pipe with room takes a line under PIPE_BUF whole; a line that cannot
+ * go is still in the summary.
+ */
+static void
+say(const char *line)
+{
+	struct pollfd pfd = { STDERR_FILENO, POLLOUT, 0 };
+
+	if (poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLOUT) != 0)
+		(void)!write(STDERR_FILENO, line, strlen(line));
+}
+
+/* The event for a file-system denial E; the proxy says its own. */
+static void
+emit_event(const struct entry *e)
+{
+	struct event ev;
+
+	if (e->kind != DENIAL_WRITE && e->kind != DENIAL_SOCKET)
+		return;
+	event_start(&ev,
+	    e->kind == DENIAL_WRITE ? "fs-denied" : "socket-denied");
+	event_str(&ev, "path", e->what);
+	if (e->kind == DENIAL_WRITE)
+		event_str(&ev, "call", e->call);
+	if (e->option != NULL) {
+		cleanup_buf struct buf opt = { 0 };
+
+		add_option(&opt, e);
+		event_str(&ev, "allow", opt.s);
+	}
+	event_emit_nowait(&ev);
+}
+
+/*
+ * Record a denial of KIND: WHAT (a path, or HOST:PORT), CALL (the system
+ * call, or the proxy's reason), G the option that would allow it (or
+ * NULL).  A repeat is only counted.
+ */
+void
+denial_report(enum denial_kind kind, const char *what, const char *call,
+    const struct denial_grant *g)
+{
+	struct denial_grant none = { 0 };
+	struct entry e, *kept = NULL;
+	cleanup_free char *line = NULL;
+	bool more = false;
+
+	if (g == NULL)
+		g = &none;
+	pthread_mutex_lock(&st.lock);
+	st.total++;
+	if (kind == DENIAL_UNRESOLVED || kind == DENIAL_UNREACHED)
+		st.failed++;
+	for (size_t i = 0; i < st.n; i++)
+		if (st.e[i].kind == kind && strcmp(st.e[i].what, what) == 0) {
+			pthread_mutex_unlock(&st.lock);
+			return;
+		}
+	st.distinct++;
+	e = (struct entry){ kind, xstrdup(what), xstrdup(call),
+		dup_or_null(g->option), dup_or_null(g->value),
+		dup_or_null(g->setenv), dup_or_null(g->note), g->wide };
+	if (st.n < DENIAL_KEEP)
+		kept = &st.e[st.n++];
+	if (st.verbosity >= 0 && !st.quiet && st.lines < DENIAL_LINES) {
+		line = render_line(&e);
+		more = ++st.lines == DENIAL_LINES;
+	}
+	emit_event(&e);
+	if (kept != NULL) {
+		*kept = e;
+	} else {
+		free(e.what);
+		free(e.call);
+		free(e.option);
+		free(e.value);
+		free(e.setenv);
+		free(e.note);
+	}
+	pthread_mutex_unlock(&st.lock);
+	if (line != NULL)
+		say(line);
+	if (more) {
+		static const char msg[] =
+		    "sbox-exec: more refusals are not shown one by one; the summary at the end counts them\n";
+
+		say(msg);
+	}
+}
+
+/*
+ * The proxy's word on HOST, port PORT: REFUSED by the allow-list (WHY its
+ * reason), or allowed but not resolved or not reached (WHY says which).
+ */
+void
+denial_net(const char *host, int port, bool refused, const char *why)
+{
+	struct denial_grant g = { 0 };
+	cleanup_free char *what = xasprintf("%s:%d", host, port);
+	cleanup_free char *value = NULL;
+	enum denial_kind kind = DENIAL_HOST;
+
+	if (!refused) {
+		kind = strncmp(why, "cannot resolve", 14) == 0 ?
+		    DENIAL_UNRESOLVED :
+		    DENIAL_UNREACHED;
+		g.note =
+		    "nothing to allow: see that the name and the port are right";
+	} else if (strcmp(why, "not in allow-list") == 0 ||
+	    strcmp(why, "port not in allow-list") == 0) {
+		value = port == 80 || port == 443 ?
+		    xstrdup(host) :
+		    xasprintf(strchr(host, ':') ? "[%s]:%d" : "%s:%d", host,
+			port);
+		g.option = "allow-host";
+		g.value = value;
+	} else if (strncmp(why, "resolves to", 11) == 0) {
+		g.note =
+		    "an address entry (--allow-host=ADDRESS) would allow it";
+	} else {
+		g.note = "not allowed by any option";
+	}
+	denial_report(kind, what, why, &g);
+}
+
+/* The command ended: no more lines on stderr (the summary follows). */
+void
+denial_quiet(void)
+{
+	pthread_mutex_lock(&st.lock);
+	st.quiet = true;
+	pthread_mutex_unlock(&st.lock);
+}
+
+size_t
+denial_count(void)
+{
+	return st.total;
+}
+
+/* Whether kept entry I's grant repeats an earlier one's. */
+static bool
+grant_seen(size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (st.e[j].option != NULL &&
+		    strcmp(st.e[j].option, st.e[i].option) == 0 &&
+		    strcmp(st.e[j].value, st.e[i].value) == 0)
+			return true;
+	return false;
+}
+
+/* One shell word, quoted where it needs to be, into B. */
+static void
+add_word(struct buf *b, const char *w)
+{
+	if (w[0] != '\0' &&
+	    strspn(w,
+		"abcdefghijklmnopqrstuvwxyz"
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		"0123456789-_./=:@,+%") == strlen(w)) {
+		buf_adds(b, w);
+		return;
+	}
+	buf_addc(b, '\'');
+	for (const char *p = w; *p != '\0'; p++)
+		if (*p == '\'')
+			buf_adds(b, "'\\''");
+		else
+			buf_addc(b, *p);
+	buf_addc(b, '\'');
+}
+
+#define SUMMARY_NAMES 5
+
+/*
+ * After the command's own output: how many denials, the first few, and
+ * sbox-exec's command line with the options that would have allowed
+ * them: ARGV's first ARGC words (its options) in full, of COMMAND only
+ * its name, so that a script given to sh -c is not said again.  Nothing when there
+ * were none or with -q.
+ */
+void
+denial_summary(int argc, char **argv, char **command)
+{
+	cleanup_buf struct buf b = { 0 }, cmd = { 0 }, safe = { 0 };
+	size_t grants = 0;
+
+	if (st.total == 0 || st.verbosity < 0)
+		return;
+	if (st.failed == 0)
+		buf_addf(&b, "%zu refused", st.total);
+	else if (st.failed == st.total)
+		buf_addf(&b, "%zu failed", st.total);
+	else
+		buf_addf(&b, "%zu refused, %zu failed", st.total - st.failed,
+		    st.failed);
+	buf_addf(&b, " (%zu distinct):", st.distinct);
+	for (size_t i = 0; i < st.n && i < SUMMARY_NAMES; i++)
+		buf_addf(&b, "%s %s %s", i ? "," : "", kind_word(st.e[i].kind),
+		    st.e[i].what);
+	if (st.distinct > SUMMARY_NAMES)
+		buf_adds(&b, ", ...");
+	add_word(&cmd, argc > 0 ? argv[0] : "sbox-exec");
+	for (size_t i = 0; i < st.n; i++) {
+		cleanup_buf struct buf opt = { 0 };
+
+		if (st.e[i].option == NULL || grant_seen(i))
+			continue;
+		add_option(&opt, &st.e[i]);
+		buf_addc(&cmd, ' ');
+		add_word(&cmd, opt.s);
+		grants++;
+	}
+	for (int i = 1; i < argc; i++) {
+		buf_addc(&cmd, ' ');
+		add_word(&cmd, argv[i]);
+	}
+	if (command != NULL && command[0] != NULL) {
+		buf_addc(&cmd, ' ');
+		add_word(&cmd, command[0]);
+		if (command[1] != NULL)
+			buf_adds(&cmd, " ...");
+	}
+	if (grants > 0)
+		buf_addf(&b, "; to allow what an option can: %s", cmd.s);
+	else
+		buf_adds(&b, "; no option is suggested for these");
+	buf_adds(&safe, "sbox-exec: ");
+	util_line_safe(&safe, b.s, b.len);
+	buf_addc(&safe, '\n');
+	(void)!write(STDERR_FILENO, safe.s, safe.len);
+}
+
+/* Whether the policy-file line "--OPTION VALUE" (or "--OPTION=VALUE") is
+ * in TEXT already. */
+static bool
+has_line(const char *text, const char *option, const char *value)
+{
+	size_t olen = strlen(option), vlen = strlen(value);
+
+	for (const char *l = text; l != NULL && *l != '\0';) {
+		const char *end = strchr(l, '\n'), *p = l;
+		size_t len;
+
+		if (end == NULL)
+			end = l + strlen(l);
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (strncmp(p, "--", 2) == 0 &&
+		    strncmp(p + 2, option, olen) == 0 &&
+		    (p[2 + olen] == '=' || p[2 + olen] == ' ' ||
+			p[2 + olen] == '\t')) {
+			p += 3 + olen;
+			while (p < end && (*p == ' ' || *p == '\t'))
+				p++;
+			len = (size_t)(end - p);
+			while (len > 0 &&
+			    (p[len - 1] == ' ' || p[len - 1] == '\t' ||
+				p[len - 1] == '\r'))
+				len--;
+			if (len == vlen && strncmp(p, value, vlen) == 0)
+				return true;
+		}
+		l = *end != '\0' ? end + 1 : NULL;
+	}
+	return false;
+}
+
+/* Whether VALUE can stand in a policy file as it is (POLICY FILES in
+ * sbox-exec(1)): no ${ to expand, no line break, no blank at an end. */
+static bool
+writable_value(const char *v)
+{
+	size_t len = strlen(v);
+
+	return len > 0 && strstr(v, "${") == NULL &&
+	    strpbrk(v, "\n\r") == NULL && v[0] != ' ' && v[0] != '\t' &&
+	    v[len - 1] != ' ' && v[len - 1] != '\t';
+}
+
+/* Whether a grant of VALUE would be wider than any denial needs. */
+static bool
+too_wide(const char *value)
+{
+	return strcmp(value, "/") == 0 ||
+	    (st.home != NULL && util_path_within(st.home, value));
+}
+
+/* The lines --learn adds for kept entry E to OUT, given the file's TEXT
+ * (and what OUT holds already). */
+static void
+learn_entry(struct buf *out, const char *text, const struct entry *e)
+{
+	cleanup_buf struct buf comment = { 0 }, safe = { 0 };
+	bool grant = e->option != NULL && writable_value(e->value) &&
+	    !e->wide && !(strcmp(e->option, "rw") == 0 && too_wide(e->value));
+
+	if (grant &&
+	    (has_line(text, e->option, e->value) ||
+		has_line(out->s, e->option, e->value)))
+		return;
+	buf_addf(&comment, "# %s %s (%s)", kind_word(e->kind), e->what,
+	    e->call);
+	if (e->note != NULL)
+		buf_addf(&comment, ": %s", e->note);
+	if (e->option != NULL && !grant && !e->wide)
+		buf_addf(&comment, "; --%s=%s is not written here: %s",
+		    e->option, e->value,
+		    writable_value(e->value) ? "too wide" :
+					       "a policy file cannot say it");
+	util_line_safe(&safe, comment.s, comment.len);
+	if (strstr(text, safe.s) != NULL ||
+	    (out->s != NULL && strstr(out->s, safe.s) != NULL))
+		return;
+	buf_addf(out, "%s\n", safe.s);
+	if (!grant)
+		return;
+	buf_addf(out, "--%s %s\n", e->option, e->value);
+	if (e->setenv != NULL)
+		buf_addf(out, "--setenv %s\n", e->setenv);
+}
+
+#define LEARN_MAX (1 << 20)
+
+static int
+write_all(int fd, const char *p, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* The text of the policy file PATH, or "" when it does not exist; NULL
+ * (errno set) when it cannot be read or is not a regular file. */
+static char *
+read_policy(const char *path)
+{
+	cleanup_buf struct buf b = { 0 };
+	struct stat st_;
+	char chunk[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+	if (fd < 0)
+		return errno == ENOENT ? xstrdup("") : NULL;
+	if (fstat(fd, &st_) < 0 || !S_ISREG(st_.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	buf_adds(&b, "");
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0 &&
+	    b.len + (size_t)n <= LEARN_MAX)
+		buf_add(&b, chunk, (size_t)n);
+	close(fd);
+	if (n != 0) {
+		errno = n < 0 ? errno : EFBIG;
+		return NULL;
+	}
+	return buf_steal(&b);
+}
+
+/*
+ * --learn=PATH: the grants the kept denials ask for, added to the policy
+ * file PATH (made when missing) with a comment each; written whole to a
+ * new file beside it and renamed over it.  0, or -1 with *WHY set.
+ */
+int
+denial_learn(const char *path, char **why)
+{
+	cleanup_free char *text = read_policy(path), *tmp = NULL;
+	cleanup_buf struct buf add = { 0 };
+	size_t len;
+	mode_t mask;
+	int fd, saved;
+
+	if (text == NULL) {
+		*why = xasprintf("cannot read %s: %s", path,
+		    errno == EINVAL ? "not a regular file" : strerror(errno));
+		return -1;
+	}
+	buf_adds(&add, "");
+	if (text[0] == '\0')
+		buf_adds(&add,
+		    "# Written by sbox-exec --learn: each grant below is one that a refusal\n"
+		    "# asked for, under a comment naming it.  Read it before you use it.\n");
+	for (size_t i = 0; i < st.n; i++)
+		learn_entry(&add, text, &st.e[i]);
+	if (text[0] != '\0' && add.len == 0)
+		return 0;
+	tmp = xasprintf("%s.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		*why = xasprintf("cannot write beside %s: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	len = strlen(text);
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0644 & ~mask) < 0 || write_all(fd, text, len) < 0 ||
+	    (len > 0 && text[len - 1] != '\n' && write_all(fd, "\n", 1) < 0) ||
+	    write_all(fd, add.s, add.len) < 0 || fsync(fd) < 0) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+	} else if (close(fd) == 0 && rename(tmp, path) == 0) {
+		return 0;
+	}
+	saved = errno;
+	(void)unlink(tmp);
+	*why = xasprintf("cannot write %s: %s", path, strerror(saved));
+	return -1;
+}
+
+/* Forget everything (for the unit tests). */
+void
+denial_reset(void)
+{
+	for (size_t i = 0; i < st.n; i++) {
+		free(st.e[i].what);
+		free(st.e[i].call);
+		free(st.e[i].option);
+		free(st.e[i].value);
+		free(st.e[i].setenv);
+		free(st.e[i].note);
+	}
+	st.n = st.total = st.failed = st.distinct = st.lines = 0;
+	st.quiet = false;
+}

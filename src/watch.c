@@ -1,0 +1,801 @@
+/*
+ * watch.c - the filter that shows the launcher the calls a sandbox may
+ * refuse, and the launcher's thread that names what was refused (see
+ * watch.h and DENIALS in sbox-exec(1)).
+ *
+ * The thread reads what it needs from the caller of a call (its path
+ * arguments, its working directory) while the call waits, checks that
+ * the call is still the one it was told about, answers "carry on", and
+ * only then decides.  So the sandboxed process waits for one read of its
+ * memory and two of /proc, never for the decision, a lookup on the host
+ * or a write to stderr; a process that dies mid-call, a path that cannot
+ * be read or a flood of calls cost the launcher nothing it keeps.  The
+ * decision is the policy's (policy_mount_for()): a write that lands on a
+ * read-only, hidden or absent mount is refused there, whatever the
+ * command makes of the error.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "denial.h"
+#include "fd.h"
+#include "util.h"
+#include "watch.h"
+
+#if defined(__x86_64__) && !defined(__ILP32__)
+#define WATCH_ARCH AUDIT_ARCH_X86_64
+#define X32_BIT 0x40000000U
+#elif defined(__aarch64__)
+#define WATCH_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452
+#endif
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+/* What a watched call does to its path: the rules that tell, from the
+ * host's view of the path, whether the sandbox refused it. */
+enum op {
+	OP_OPEN,    /* by its flags: write, truncate or create */
+	OP_CREATE,  /* makes the path: refused if missing, parent there */
+	OP_MODIFY,  /* changes the path: refused if it exists */
+	OP_RENAME,  /* the first path goes away, the second is made */
+	OP_CONNECT, /* a unix socket's path */
+};
+
+struct watched {
+	long nr;
+	const char *name;
+	enum op op;
+	signed char dirfd;	   /* the argument with the directory, or -1 */
+	signed char path;	   /* the argument with the path */
+	signed char dirfd2, path2; /* the second path (-1: none) */
+	signed char flags; /* OP_OPEN: the flags' argument; -2: open_how */
+};
+
+static const struct watched calls[] = {
+	{ SYS_openat, "openat", OP_OPEN, 0, 1, -1, -1, 2 },
+	{ SYS_openat2, "openat2", OP_OPEN, 0, 1, -1, -1, -2 },
+	{ SYS_mkdirat, "mkdirat", OP_CREATE, 0, 1, -1, -1, -1 },
+	{ SYS_mknodat, "mknodat", OP_CREATE, 0, 1, -1, -1, -1 },
+	{ SYS_unlinkat, "unlinkat", OP_MODIFY, 0, 1, -1, -1, -1 },
+	{ SYS_renameat2, "renameat2", OP_RENAME, 0, 1, 2, 3, -1 },
+	{ SYS_linkat, "linkat", OP_CREATE, 2, 3, -1, -1, -1 },
+	{ SYS_symlinkat, "symlinkat", OP_CREATE, 1, 2, -1, -1, -1 },
+	{ SYS_fchmodat, "fchmodat", OP_MODIFY, 0, 1, -1, -1, -1 },
+	{ SYS_fchmodat2, "fchmodat2", OP_MODIFY, 0, 1, -1, -1, -1 },
+	{ SYS_fchownat, "fchownat", OP_MODIFY, 0, 1, -1, -1, -1 },
+	{ SYS_utimensat, "utimensat", OP_MODIFY, 0, 1, -1, -1, -1 },
+	{ SYS_truncate, "truncate", OP_MODIFY, -1, 0, -1, -1, -1 },
+	{ SYS_setxattr, "setxattr", OP_MODIFY, -1, 0, -1, -1, -1 },
+	{ SYS_lsetxattr, "lsetxattr", OP_MODIFY, -1, 0, -1, -1, -1 },
+	{ SYS_removexattr, "removexattr", OP_MODIFY, -1, 0, -1, -1, -1 },
+	{ SYS_lremovexattr, "lremovexattr", OP_MODIFY, -1, 0, -1, -1, -1 },
+	{ SYS_connect, "connect", OP_CONNECT, -1, 1, -1, -1, -1 },
+#ifdef SYS_open
+	{ SYS_open, "open", OP_OPEN, -1, 0, -1, -1, 1 },
+#endif
+#ifdef SYS_creat
+	{ SYS_creat, "creat", OP_CREATE, -1, 0, -1, -1, -1 },
+#endif
+#ifdef SYS_mkdir
+	{ SYS_mkdir, "mkdir", OP_CREATE, -1, 0, -1, -1, -1 },
+#endif
+#ifdef SYS_mknod
+	{ SYS_mknod, "mknod", OP_CREATE, -1, 0, -1, -1, -1 },
+#endif
+#ifdef SYS_unlink
+	{ SYS_unlink, "unlink", OP_MODIFY, -1, 0, -1, -1, -1 },
+#endif
+#ifdef SYS_rmdir
+	{ SYS_rmdir, "rmdir", OP_MODIFY, -1, 0, -1, -1, -1 },
+#endif
+#ifdef SYS_rename
+	{ SYS_rename, "rename", OP_RENAME, -1, 0, -1, 1, -1 },
+#endif
+#ifdef SYS_renameat
+	{ SYS_renameat, "renameat", OP_RENAME, 0, 1, 2, 3, -1 },
+#endif
+#ifdef SYS_link
+	{ SYS_link, "link", OP_CREATE, -1, 1, -1, -1, -1 },
+#endif
+#ifdef SYS_symlink
+	{ SYS_symlink, "symlink", OP_CREATE, -1, 1, -1, -1, -1 },
+#endif
+#ifdef SYS_chmod
+	{ SYS_chmod, "chmod", OP_MODIFY, -1, 0, -1, -1, -1 },
+#endif
+#ifdef SYS_chown
+	{ SYS_chown, "chown", OP_MODIFY, -1, 0, -1, -1, -1 },
+#endif
+#ifdef SYS_lchown
+	{ SYS_lchown, "lchown", OP_MODIFY, -1, 0, -1, -1, -1 },
+#endif
+#ifdef SYS_utime
+	{ SYS_utime, "utime", OP_MODIFY, -1, 0, -1, -1, -1 },
+#endif
+#ifdef SYS_utimes
+	{ SYS_utimes, "utimes", OP_MODIFY, -1, 0, -1, -1, -1 },
+#endif
+#ifdef SYS_futimesat
+	{ SYS_futimesat, "futimesat", OP_MODIFY, 0, 1, -1, -1, -1 },
+#endif
+};
+
+/* The open flags that may write: anything else only reads. */
+#define WRITE_FLAGS (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)
+
+#define ARG_LO(n)                                                              \
+	(offsetof(struct seccomp_data, args) + 8 * (n) +                       \
+	    (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? 4 : 0))
+
+/*
+ * The filter, into OUT (MAX instructions): each watched call is sent to
+ * the launcher; open and openat only with a flag that may write, which
+ * the filter sees (openat2's flags are behind a pointer: always).  Any
+ * other architecture's calls pass: bwrap's filter refuses them.  The
+ * number of instructions, or 0 when MAX is too small or the architecture
+ * has no filter.
+ */
+size_t
+watch_build(struct sock_filter *out, size_t max)
+{
+#ifdef WATCH_ARCH
+	size_t n = 0, first, allow, notify, nflag = 0, block;
+
+	for (size_t i = 0; i < N_ELEMENTS(calls); i++)
+		nflag += calls[i].op == OP_OPEN && calls[i].flags >= 0;
+	/* Layout: arch and number checks, one comparison a call, "allow",
+	 * two instructions a flag check, "allow", "notify". */
+	if (max < 6 + N_ELEMENTS(calls) + 1 + 2 * nflag + 2)
+		return 0;
+	out[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+	    offsetof(struct seccomp_data, arch));
+	out[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+	    WATCH_ARCH, 1, 0);
+	out[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+	    SECCOMP_RET_ALLOW);
+	out[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+	    offsetof(struct seccomp_data, nr));
+#ifdef X32_BIT
+	out[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K,
+	    X32_BIT, 0, 1);
+	out[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+	    SECCOMP_RET_ALLOW);
+#endif
+	first = n;
+	allow = first + N_ELEMENTS(calls);
+	notify = allow + 1 + 2 * nflag + 1;
+	block = allow + 1;
+	for (size_t i = 0; i < N_ELEMENTS(calls); i++, n++) {
+		size_t to = notify;
+
+		if (calls[i].op == OP_OPEN && calls[i].flags >= 0) {
+			to = block;
+			out[block] = (struct sock_filter)BPF_STMT(BPF_LD |
+				BPF_W | BPF_ABS,
+			    ARG_LO((unsigned)calls[i].flags));
+			out[block + 1] = (struct sock_filter)BPF_JUMP(BPF_JMP |
+				BPF_JSET | BPF_K,
+			    WRITE_FLAGS, (unsigned char)(notify - block - 2),
+			    (unsigned char)(notify - block - 3));
+			block += 2;
+		}
+		out[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+		    (unsigned)calls[i].nr, (unsigned char)(to - n - 1), 0);
+	}
+	out[allow] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+	    SECCOMP_RET_ALLOW);
+	out[notify - 1] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+	    SECCOMP_RET_ALLOW);
+	out[notify] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+	    SECCOMP_RET_USER_NOTIF);
+	return notify + 1;
+#else
+	(void)out;
+	(void)max;
+	return 0;
+#endif
+}
+
+/*
+ * In stage two: install the filter on this process (and so on the
+ * command and all it starts); its listener, or -1 with errno set.
+ */
+int
+watch_install(void)
+{
+	struct sock_filter prog[WATCH_PROG_MAX];
+	struct sock_fprog fprog;
+	size_t n = watch_build(prog, N_ELEMENTS(prog));
+
+	if (n == 0) {
+		errno = ENOSYS;
+		return -1;
+	}
+	fprog.len = (unsigned short)n;
+	fprog.filter = prog;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return -1;
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+	    SECCOMP_FILTER_FLAG_NEW_LISTENER, &fprog);
+}
+
+/* ---- the launcher's side ---------------------------------------------- */
+
+static struct {
+	int fd;	     /* the listener */
+	int wake[2]; /* watch_stop() writes here */
+	pthread_t thread;
+	bool running;
+	const struct policy *policy;
+	const char *home;	  /* or NULL */
+	const char *cache_base;	  /* where tools' caches go, or NULL */
+	const struct strv *masks; /* the credential list's paths */
+	struct seccomp_notif_sizes sizes;
+} w = { .fd = -1, .wake = { -1, -1 } };
+
+/* The descriptors the thread needs, added to KEEP (*N so far). */
+void
+watch_keep_fds(int *keep, size_t *n)
+{
+	if (w.fd < 0)
+		return;
+	keep[(*n)++] = w.fd;
+	keep[(*n)++] = w.wake[0];
+	keep[(*n)++] = w.wake[1];
+}
+
+/* What one notification carried, read while the call waited. */
+struct seen {
+	const struct watched *call;
+	char path[2][PATH_MAX];
+	char base[2][PATH_MAX]; /* the directory a relative path is in */
+	unsigned long long flags;
+};
+
+/* Up to SIZE bytes of PID's string at ADDR into BUF, page by page (a
+ * string may end just before an unmapped page).  0 when whole. */
+static int
+read_string(pid_t pid, unsigned long long addr, char *buf, size_t size)
+{
+	size_t got = 0;
+
+	if (addr == 0)
+		return -1;
+	while (got < size - 1) {
+		size_t page = 4096 - ((addr + got) & 4095), want = page;
+		struct iovec local, remote;
+		ssize_t n;
+
+		if (want > size - 1 - got)
+			want = size - 1 - got;
+		local = (struct iovec){ buf + got, want };
+		remote = (struct iovec){ (void *)(uintptr_t)(addr + got),
+			want };
+		n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+		if (n <= 0)
+			return -1;
+		if (memchr(buf + got, '\0', (size_t)n) != NULL)
+			return 0;
+		got += (size_t)n;
+	}
+	return -1;
+}
+
+/* The directory a relative path of PID's is looked up in: its working
+ * directory, or the directory DIRFD (an int, as the kernel reads it). */
+static int
+read_base(pid_t pid, unsigned long long dirfd, char *buf, size_t size)
+{
+	char link[64];
+	int fd = (int)(unsigned int)dirfd;
+	ssize_t n;
+
+	if (fd == AT_FDCWD)
+		snprintf(link, sizeof(link), "/proc/%ld/cwd", (long)pid);
+	else
+		snprintf(link, sizeof(link), "/proc/%ld/fd/%d", (long)pid, fd);
+	n = readlink(link, buf, size - 1);
+	if (n <= 0 || buf[0] != '/')
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* The path argument I of REQ (and its base) into S; 0 when read. */
+static int
+read_path(const struct seccomp_notif *req, struct seen *s, int i)
+{
+	const struct watched *c = s->call;
+	signed char arg = i == 0 ? c->path : c->path2;
+	signed char dir = i == 0 ? c->dirfd : c->dirfd2;
+	pid_t pid = (pid_t)req->pid;
+
+	if (arg < 0)
+		return -1;
+	if (c->op == OP_CONNECT) {
+		struct sockaddr_un sun = { 0 };
+		struct iovec local = { &sun, sizeof(sun) - 1 };
+		struct iovec remote = {
+			(void *)(uintptr_t)req->data.args[1],
+			sizeof(sun) - 1,
+		};
+		unsigned long long len = req->data.args[2];
+
+		if (len < offsetof(struct sockaddr_un, sun_path) + 2)
+			return -1;
+		if (len < remote.iov_len)
+			remote.iov_len = local.iov_len = (size_t)len;
+		if (process_vm_readv(pid, &local, 1, &remote, 1, 0) <
+			(ssize_t)offsetof(struct sockaddr_un, sun_path) + 2 ||
+		    sun.sun_family != AF_UNIX || sun.sun_path[0] == '\0')
+			return -1;
+		snprintf(s->path[i], sizeof(s->path[i]), "%s", sun.sun_path);
+	} else if (read_string(pid, req->data.args[arg], s->path[i],
+		       sizeof(s->path[i])) < 0 ||
+	    s->path[i][0] == '\0') {
+		return -1;
+	}
+	if (s->path[i][0] == '/')
+		return 0;
+	return read_base(pid,
+	    dir >= 0 ? req->data.args[dir] : (unsigned long long)AT_FDCWD,
+	    s->base[i], sizeof(s->base[i]));
+}
+
+/* Read what REQ's call names into S, while it waits.  0 when there is
+ * something to decide. */
+static int
+read_call(const struct seccomp_notif *req, struct seen *s)
+{
+	int got = 0;
+
+	s->call = NULL;
+	for (size_t i = 0; i < N_ELEMENTS(calls); i++)
+		if (calls[i].nr == req->data.nr)
+			s->call = &calls[i];
+	if (s->call == NULL)
+		return -1;
+	if (s->call->flags >= 0) {
+		s->flags = req->data.args[(int)s->call->flags];
+	} else if (s->call->flags == -2) {
+		struct iovec local = { &s->flags, sizeof(s->flags) };
+		struct iovec remote = { (void *)(uintptr_t)req->data.args[2],
+			sizeof(s->flags) };
+
+		if (process_vm_readv((pid_t)req->pid, &local, 1, &remote, 1,
+			0) != (ssize_t)sizeof(s->flags))
+			return -1;
+	}
+	for (int i = 0; i < 2; i++) {
+		s->path[i][0] = '\0';
+		if (read_path(req, s, i) == 0)
+			got++;
+		else
+			s->path[i][0] = '\0';
+	}
+	return got > 0 ? 0 : -1;
+}
+
+/* Whether PATH exists on the host; *MODE its type. */
+static bool
+exists(const char *path, mode_t *mode)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return false;
+	if (mode != NULL)
+		*mode = st.st_mode & S_IFMT;
+	return true;
+}
+
+/* PATH's directory, or "/" */
+static char *
+parent_of(const char *path)
+{
+	char *d = xstrdup(path), *slash = strrchr(d, '/');
+
+	if (slash == d)
+		d[1] = '\0';
+	else if (slash != NULL)
+		*slash = '\0';
+	return d;
+}
+
+/* Whether mount kind K is writable inside. */
+static bool
+writable_kind(enum mount_kind k)
+{
+	return k == MOUNT_RW || k == MOUNT_TMP || k == MOUNT_DEV ||
+	    k == MOUNT_PROC || k == MOUNT_SYMLINK;
+}
+
+/*
+ * Whether the sandbox refused OP on ABS (FLAGS for an open), judged from
+ * the mount that decides ABS and, where the host shows the same files,
+ * whether ABS is there.
+ */
+static bool
+refused(const struct mount *m, enum op op, const char *abs,
+    unsigned long long flags)
+{
+	mode_t mode = 0;
+	bool there, parent_there;
+	cleanup_free char *parent = NULL;
+
+	if (m != NULL && writable_kind(m->kind))
+		return false;
+	if (m != NULL &&
+	    (m->kind == MOUNT_HIDE_DIR || m->kind == MOUNT_HIDE_FILE))
+		return true;
+	there = exists(abs, &mode);
+	parent = parent_of(abs);
+	parent_there = exists(parent, NULL);
+	switch (op) {
+	case OP_OPEN:
+		if (there)
+			return (flags & (O_WRONLY | O_RDWR | O_TRUNC)) != 0 &&
+			    (mode == S_IFREG || mode == S_IFDIR);
+		return (flags & O_CREAT) != 0 && parent_there;
+	case OP_CREATE:
+		return !there && parent_there;
+	case OP_MODIFY:
+	case OP_RENAME:
+		return there;
+	case OP_CONNECT:
+		break;
+	}
+	return false;
+}
+
+/* Whether a grant of DIR would be wider than any denial needs: /, a
+ * top-level directory, the home directory or one above it. */
+static bool
+too_wide(const char *dir)
+{
+	const char *slash = strchr(dir + 1, '/');
+
+	return slash == NULL ||
+	    (w.home != NULL && util_path_within(w.home, dir));
+}
+
+/* A place of the credential list that PATH is in, or that lies within
+ * PATH, or NULL. */
+static const char *
+credential_at(const char *path)
+{
+	for (size_t i = 0; w.masks != NULL && i < w.masks->n; i++)
+		if (util_path_within(w.masks->v[i], path) ||
+		    util_path_within(path, w.masks->v[i]))
+			return w.masks->v[i];
+	return NULL;
+}
+
+/* Whether DIR lies in a directory of the home whose name starts with a
+ * dot (~/.npm, ~/.cargo/registry): a tool's own, which the same tool
+ * outside the sandbox reads and may run code from. */
+static bool
+in_home_dot_dir(const char *dir)
+{
+	size_t len;
+
+	if (w.home == NULL || !util_path_within(dir, w.home))
+		return false;
+	len = strlen(w.home);
+	while (len > 1 && w.home[len - 1] == '/')
+		len--;
+	return dir[len] == '/' && dir[len + 1] == '.';
+}
+
+/* A hidden place of the policy within DIR, or NULL. */
+static const struct mount *
+hides_within(const char *dir)
+{
+	for (size_t i = 0; i < w.policy->nmounts; i++) {
+		const struct mount *m = &w.policy->mounts[i];
+
+		if ((m->kind == MOUNT_HIDE_DIR || m->kind == MOUNT_HIDE_FILE) &&
+		    util_path_within(m->dest, dir))
+			return m;
+	}
+	return NULL;
+}
+
+/* The name of the tool cache ABS is in (cache.h's form), or NULL. */
+static char *
+cache_name(const char *abs)
+{
+	size_t len;
+	const char *rest, *end;
+	char *name;
+
+	if (w.cache_base == NULL || !util_path_within(abs, w.cache_base))
+		return NULL;
+	len = strlen(w.cache_base);
+	rest = abs + len + (w.cache_base[len - 1] == '/' ? 0 : 1);
+	end = strchr(rest, '/');
+	if (end == NULL || end == rest)
+		return NULL;
+	name = xstrndup(rest, (size_t)(end - rest));
+	if (strcmp(name, "sbox-exec") == 0 || !cache_name_ok(name)) {
+		free(name);
+		return NULL;
+	}
+	return name;
+}
+
+/* Say the refused write to ABS by CALL, with the narrowest grant. */
+static void
+say_write(const struct mount *m, const char *abs, const char *call)
+{
+	struct denial_grant g = { 0 };
+	cleanup_free char *dir = NULL, *name = NULL, *setenv = NULL;
+	cleanup_free char *note = NULL;
+	const struct mount *hidden;
+	const char *cred;
+	mode_t mode = 0;
+
+	/* The home directory hidden whole is no store to keep: below it,
+	 * the usual grant. */
+	if (m != NULL && m->protection &&
+	    !(w.home != NULL && util_path_within(w.home, m->dest))) {
+		g.note = m->kind == MOUNT_HIDE_DIR ||
+			m->kind == MOUNT_HIDE_FILE ?
+		    "hidden by host protection (a credential store, a socket or sbox-exec's own files): no option is suggested" :
+		    "kept read-only by host protection (HOST PROTECTION in sbox-exec(1)): no option is suggested";
+		denial_report(DENIAL_WRITE, abs, call, &g);
+		return;
+	}
+	if ((name = cache_name(abs)) != NULL) {
+		setenv = xasprintf("XDG_CACHE_HOME ${CACHE}/%s", name);
+		note = xasprintf(
+		    "a private cache; in a policy file, point the tool there with --setenv %s",
+		    setenv);
+		g = (struct denial_grant){ .option = "cache",
+			.value = name,
+			.setenv = setenv,
+			.note = note };
+		denial_report(DENIAL_WRITE, abs, call, &g);
+		return;
+	}
+	dir = exists(abs, &mode) && mode == S_IFDIR ? xstrdup(abs) :
+						      parent_of(abs);
+	if (too_wide(dir)) {
+		if (exists(abs, &mode) && mode != S_IFDIR)
+			g = (struct denial_grant){
+				.option = "rw",
+				.value = abs,
+				.note =
+				    "the file alone: its directory would be too wide a grant"
+			};
+		else if (strcmp(dir, "/") != 0)
+			g = (struct denial_grant){ .option = "rw",
+				.value = dir,
+				.note =
+				    "all of it, a wide grant that --learn leaves out; a directory below it is narrower",
+				.wide = true };
+		else
+			g.note =
+			    "no option is suggested for a file directly in /";
+	} else if ((cred = credential_at(abs)) != NULL ||
+	    (cred = credential_at(dir)) != NULL) {
+		note = util_path_within(cred, dir) ?
+		    xasprintf(
+			"%s is on the credential list (HOST PROTECTION in sbox-exec(1)): no option is suggested",
+			cred) :
+		    xasprintf(
+			"%s holds %s, which is on the credential list (HOST PROTECTION in sbox-exec(1)): no option is suggested",
+			dir, cred);
+		g.note = note;
+	} else if (in_home_dot_dir(dir)) {
+		g = (struct denial_grant){ .option = "rw",
+			.value = dir,
+			.note =
+			    "a tool's own directory in the home, which tools outside the sandbox read too; --learn leaves it out: a private cache (--cache) the tool is pointed at is safer",
+			.wide = true };
+	} else if ((hidden = hides_within(dir)) != NULL) {
+		note = xasprintf(
+		    "%s holds %s, which host protection hides; a policy file cannot grant it, type --rw=%s if you mean it",
+		    dir, hidden->dest, dir);
+		g.note = note;
+	} else {
+		g = (struct denial_grant){ .option = "rw", .value = dir };
+	}
+	denial_report(DENIAL_WRITE, abs, call, &g);
+}
+
+/* Decide what S saw, after the call was let go. */
+static void
+decide(struct seen *s)
+{
+	for (int i = 0; i < 2; i++) {
+		cleanup_free char *abs = NULL, *real = NULL, *parent = NULL;
+		const struct mount *m;
+
+		if (s->path[i][0] == '\0')
+			continue;
+		abs = util_path_absolute(s->path[i],
+		    s->path[i][0] == '/' ? "/" : s->base[i]);
+		if (abs == NULL)
+			continue;
+		m = policy_mount_for(w.policy, abs);
+		/* Writes inside the grants, the common case, end here. */
+		if (s->call->op != OP_CONNECT && m != NULL &&
+		    writable_kind(m->kind)) {
+			if (s->call->op != OP_RENAME)
+				return;
+			continue;
+		}
+		/* Through the host's links where the parent is there. */
+		parent = parent_of(abs);
+		if ((real = realpath(parent, NULL)) != NULL &&
+		    strcmp(real, parent) != 0 && strcmp(abs, "/") != 0) {
+			char *joined = util_path_join(real,
+			    strrchr(abs, '/') + 1);
+
+			free(abs);
+			abs = joined;
+			m = policy_mount_for(w.policy, abs);
+		}
+		if (s->call->op == OP_CONNECT) {
+			mode_t mode = 0;
+
+			if (m != NULL &&
+			    (m->kind == MOUNT_HIDE_DIR ||
+				m->kind == MOUNT_HIDE_FILE) &&
+			    exists(abs, &mode) && mode == S_IFSOCK) {
+				struct denial_grant g = {
+					.option = "allow-socket",
+					.value = abs,
+				};
+
+				denial_report(DENIAL_SOCKET, abs, "connect",
+				    &g);
+			}
+			return;
+		}
+		if (i == 1 && s->call->op == OP_RENAME &&
+		    refused(m, OP_CREATE, abs, 0)) {
+			say_write(m, abs, s->call->name);
+			return;
+		}
+		if (i == 0 && refused(m, s->call->op, abs, s->flags)) {
+			say_write(m, abs, s->call->name);
+			return;
+		}
+		if (i == 0 && s->call->op != OP_RENAME)
+			return;
+	}
+}
+
+static void *
+watch_loop(void *arg)
+{
+	struct seccomp_notif *req = calloc(1, w.sizes.seccomp_notif);
+	struct seccomp_notif_resp *resp = calloc(1, w.sizes.seccomp_notif_resp);
+	struct seen *s = malloc(sizeof(*s));
+
+	(void)arg;
+	/* The launcher waits as SCHED_BATCH (launch.c); a watched call
+	 * waits for this thread, which must not wait behind other tasks'
+	 * slices. */
+	(void)syscall(SYS_sched_setscheduler, 0, SCHED_OTHER,
+	    &(struct sched_param){ 0 });
+	while (req != NULL && resp != NULL && s != NULL) {
+		struct pollfd pfd[2] = { { w.fd, POLLIN, 0 },
+			{ w.wake[0], POLLIN, 0 } };
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[1].revents != 0)
+			break;
+		if ((pfd[0].revents & POLLIN) == 0) {
+			if (pfd[0].revents != 0)
+				break; /* everything under the filter ended */
+			continue;
+		}
+		memset(req, 0, w.sizes.seccomp_notif);
+		if (ioctl(w.fd, SECCOMP_IOCTL_NOTIF_RECV, req) < 0) {
+			if (errno == EINTR || errno == ENOENT)
+				continue;
+			break;
+		}
+		/* Decided before the call goes on, so that the line comes
+		 * before the command's own words about the failure; what is
+		 * decided here is bounded (a few lstat calls on the host) and
+		 * the line is dropped rather than waited for (denial.c). */
+		if (read_call(req, s) == 0 &&
+		    ioctl(w.fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0)
+			decide(s);
+		memset(resp, 0, w.sizes.seccomp_notif_resp);
+		resp->id = req->id;
+		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		/* ENOENT: the caller is gone, or a signal ended its wait. */
+		(void)ioctl(w.fd, SECCOMP_IOCTL_NOTIF_SEND, resp);
+	}
+	free(req);
+	free(resp);
+	free(s);
+	return NULL;
+}
+
+/*
+ * Serve the listener FD (taken) for the sandbox of policy P; HOME and
+ * CACHE_BASE (either NULL) shape the grants suggested, and none reaches
+ * a path of MASKS (the credential list).  0, or -1 (FD
+ * closed) when the thread cannot start: the sandbox then runs as asked,
+ * with no denials told, and the caller says so.
+ */
+int
+watch_start(int fd, const struct policy *p, const char *home,
+    const char *cache_base, const struct strv *masks)
+{
+	sigset_t all, old;
+	int rc;
+
+	w.fd = fd;
+	w.policy = p;
+	w.home = home;
+	w.cache_base = cache_base;
+	w.masks = masks;
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &w.sizes) < 0 ||
+	    pipe2(w.wake, O_CLOEXEC) < 0) {
+		fd_close(&w.fd);
+		return -1;
+	}
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&w.thread, NULL, watch_loop, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		fd_close(&w.fd);
+		fd_close(&w.wake[0]);
+		fd_close(&w.wake[1]);
+		return -1;
+	}
+	w.running = true;
+	return 0;
+}
+
+/* The command ended: end the thread, close the listener. */
+void
+watch_stop(void)
+{
+	if (w.running) {
+		(void)!write(w.wake[1], "x", 1);
+		pthread_join(w.thread, NULL);
+		w.running = false;
+	}
+	fd_close(&w.fd);
+	fd_close(&w.wake[0]);
+	fd_close(&w.wake[1]);
+}

@@ -1,0 +1,273 @@
+#!/usr/bin/env bats
+# What the sandbox refused, said on stderr with the option that would
+# allow it, summed up at the end, and learned into a policy file
+# (sbox-exec(1), DENIALS).  Every refusal is first shown to work without
+# the sandbox (the control); inside, the command's own words and exit
+# status stay what they were, and its stdout carries nothing of ours.
+# As root and as an unprivileged user (each_user).
+
+# shellcheck disable=SC2016
+load helpers
+
+setup() {
+	requires bwrap userns setpriv
+	D=$(scratch_dir)
+}
+
+# tree: a project $P and a directory $B beside it, the pass's user's; a
+# home $H of that user's, exported as HOME.
+tree() {
+	P=$D/proj-${AS:-root}
+	B=$D/build-${AS:-root}
+	H=$D/home-${AS:-root}
+	rm -rf "$P" "$B" "$H"
+	usr mkdir "$P" "$B" "$H"
+	export HOME=$H
+}
+
+_outside() {
+	tree
+	# The control: unsandboxed, the write lands.
+	usr sh -c 'echo x >"$1/out"' sh "$B"
+	assert_file "$B/out" x
+	rm -f "$B/out"
+
+	run --separate-stderr sbx --watch --rw "$P" -- sh -c \
+		'echo before; echo x >"$1/out"; echo "status $?"' sh "$B"
+	assert_status 0
+	assert_eq "$output" "before"$'\n'"status 2"
+	assert_contains "$stderr" \
+		"sbox-exec: refused: write to $B/out (openat); to allow: --rw=$B"
+	# The command's own words, unchanged.
+	assert_contains "$stderr" "Read-only file system"
+	assert_contains "$stderr" "sbox-exec: 1 refused (1 distinct): write $B/out; to allow what an option can: "
+	assert_absent "$B/out"
+	# -q: the same refusal, nothing of ours on stderr.
+	run --separate-stderr sbx -q --watch --rw "$P" -- sh -c 'echo x >"$1/out"' sh "$B"
+	assert_failed "writing beside the project"
+	refute_contains "$stderr" "sbox-exec:"
+}
+
+@test "a write outside the grants: the path and the grant on stderr, the command's error and stdout unchanged, -q silent" {
+	each_user _outside
+}
+
+_home_file() {
+	tree
+	usr touch "$H/x" && rm -f "$H/x"
+	run --separate-stderr sbx --watch -- touch "$H/x"
+	assert_failed "touch ~/x"
+	assert_contains "$stderr" "sbox-exec: refused: write to $H/x ("
+	assert_contains "$stderr" "to allow: --rw=$H (all of it, a wide grant"
+	assert_absent "$H/x"
+}
+
+@test "touch ~/x names the path and a grant, and says the grant is wide" {
+	each_user _home_file
+}
+
+@test "as root, sh -c 'echo > /etc/x' names /etc/x" {
+	requires root
+	local f=/etc/sbox-denials-$$
+	# The control: root writes /etc outside.
+	echo >"$f" && rm -f "$f"
+	run --separate-stderr "$SBOX_EXEC" --watch -- sh -c "echo > $f"
+	assert_failed "writing $f"
+	assert_contains "$stderr" "sbox-exec: refused: write to $f (openat); to allow: --rw=/etc"
+	assert_absent "$f"
+}
+
+# A project whose make writes into a build directory beside it: refused,
+# learned, then allowed by the learned policy (sbox-exec(1), DENIALS).
+_learn() {
+	local pol
+	tree
+	pol=$D/learned-${AS:-root}.policy
+	rm -f "$pol"
+	usr sh -c 'printf "all:\n\tmkdir -p %s/obj\n\techo built >%s/obj/out\n" \
+		"$1" "$1" >"$2/Makefile"' sh "$B" "$P"
+	chmod 0777 "$D"
+	# The control: outside, make builds.
+	run usr make -s -C "$P"
+	assert_status 0
+	assert_file "$B/obj/out" built
+	rm -rf "$B/obj"
+
+	run --separate-stderr sbx --rw "$P" --learn="$pol" -- make -s -C "$P"
+	assert_failed "make writing beside the project"
+	assert_contains "$stderr" "to allow: --rw=$B"
+	assert_file "$pol" "$(cat "$pol")"
+	grep -qx -- "--rw $B" "$pol"
+	# Never the home directory or / (sbox-exec(1), DENIALS).
+	run grep -E -- "^--rw (/|$H)\$" "$pol"
+	assert_status 1
+	# Again with what was learned: through; learning more adds nothing.
+	run --separate-stderr sbx --rw "$P" --policy="$pol" --learn="$pol" -- \
+		make -s -C "$P"
+	assert_status 0
+	assert_file "$B/obj/out" built
+	assert_eq "$(grep -c -- "^--rw $B\$" "$pol")" 1
+}
+
+@test "--learn: make writing into a build directory beside the project, then --policy of what was learned succeeds" {
+	each_user _learn
+}
+
+_learn_merge() {
+	local pol
+	tree
+	pol=$D/merged-${AS:-root}.policy
+	usr mkdir "$B/a" "$B/b"
+	printf '%s\n' '# mine' '--setenv LANG C' >"$pol"
+	chmod 0666 "$pol"
+	# Each run stops at its first refused write; runs converge.
+	for i in 1 2 3; do
+		run sbx --rw "$P" --policy="$pol" --learn="$pol" -- sh -c \
+			'echo a >"$1/a/f" && echo b >"$1/b/f"' sh "$B"
+	done
+	assert_status 0
+	assert_file "$B/b/f" b
+	assert_eq "$(head -2 "$pol")" "# mine"$'\n'"--setenv LANG C"
+	grep -qx -- "--rw $B/a" "$pol"
+	grep -qx -- "--rw $B/b" "$pol"
+	# Each grant under the comment that asked for it.
+	assert_eq "$(grep -B1 -x -- "--rw $B/a" "$pol" | head -1)" \
+		"# write $B/a/f (openat)"
+}
+
+@test "--learn merges into an existing policy file, which runs converge on" {
+	each_user _learn_merge
+}
+
+@test "--learn: a file that cannot be written is refused before anything runs" {
+	run --separate-stderr "$SBOX_EXEC" --learn=/nonexistent/dir/p.policy -- \
+		sh -c 'echo ran'
+	assert_status 125
+	assert_eq "$output" ""
+	assert_contains "$stderr" "sbox-exec: --learn: cannot write in /nonexistent/dir"
+	run --separate-stderr "$SBOX_EXEC" --learn="$D" -- true
+	assert_status 125
+	assert_contains "$stderr" "is not a regular file"
+	run --separate-stderr "$SBOX_EXEC" --learn= -- true
+	assert_status 125
+}
+
+# A flood: 10 000 refused writes, each to a path of its own.  The lines
+# on stderr stay bounded, the summary counts them all, the launcher's
+# memory stays small, and the command's status is its own.
+_flood() {
+	local lines
+	tree
+	run --separate-stderr usr /usr/bin/time -f "maxrss %M" "$SBOX" --watch --rw "$P" -- \
+		sh -c 'i=0; while [ $i -lt 10000 ]; do
+			true >"$1/f$i" 2>/dev/null; i=$((i + 1)); done; exit 7' sh "$B"
+	assert_status 7
+	lines=$(grep -c "^sbox-exec: refused" <<<"$stderr")
+	assert_eq "$lines" 20
+	assert_contains "$stderr" "sbox-exec: 10000 refused (10000 distinct)"
+	assert_contains "$stderr" "more refusals are not shown one by one"
+	# DENIAL_KEEP entries at most: well under 64 MiB.
+	[ "$(sed -n 's/^maxrss //p' <<<"$stderr")" -lt 65536 ]
+	[ -z "$(ls "$B")" ]
+}
+
+@test "10 000 refused writes: bounded lines, every one counted, the launcher's memory bounded, the exit status the command's" {
+	[ -x /usr/bin/time ] || skip_or_fail "needs /usr/bin/time"
+	each_user _flood
+}
+
+# Calls that end while the launcher looks: threads writing at once,
+# processes killed mid-call, a path that cannot be read, a path longer
+# than PATH_MAX.  The status is the command's and nothing is left.
+_stress() {
+	tree
+	run --separate-stderr sbx --watch --rw "$P" -- "$PY" -c '
+import ctypes, os, signal, sys, threading
+d = sys.argv[1]
+libc = ctypes.CDLL(None, use_errno=True)
+def writer(n):
+    for i in range(300):
+        try:
+            open("%s/t%d-%d" % (d, n, i), "w")
+        except OSError:
+            pass
+threads = [threading.Thread(target=writer, args=(n,)) for n in range(8)]
+for t in threads:
+    t.start()
+for k in range(20):
+    pid = os.fork()
+    if pid == 0:
+        while True:
+            try:
+                open("%s/c%d" % (d, os.getpid()), "w")
+            except OSError:
+                pass
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+# A path the kernel cannot read (address 1), and one too long.
+libc.openat(-100, ctypes.c_void_p(1), os.O_WRONLY | os.O_CREAT, 0o600)
+try:
+    open(d + "/" + "x" * 5000, "w")
+except OSError:
+    pass
+for t in threads:
+    t.join()
+print("done")
+sys.exit(3)' "$B"
+	assert_status 3
+	assert_eq "$output" "done"
+	assert_contains "$stderr" "sbox-exec: refused: write to $B/"
+	[ -z "$(ls "$B")" ]
+	# Nothing of the sandbox is left running.
+	run pgrep -f -- "$B"
+	assert_status 1
+}
+
+@test "threads, processes killed mid-call, unreadable and over-long paths: the status is the command's, nothing left" {
+	requires python3
+	each_user _stress
+}
+
+_socket() {
+	local sock
+	tree
+	usr mkdir -p "$H/.1password"
+	sock=$H/.1password/agent.sock
+	start_listener path "$D" "$sock"
+	# The control: the socket answers outside.
+	run usr timeout 10 "$PY" "$(payload connect.py)" path "$sock"
+	assert_contains "$output" pong
+	run --separate-stderr sbx --watch -- "$PY" "$(payload connect.py)" path "$sock"
+	assert_failed "connecting to a hidden socket"
+	assert_contains "$stderr" \
+		"sbox-exec: refused: connect to $sock (a socket hidden in the sandbox); to allow: --allow-socket=$sock"
+}
+
+@test "a connection to a hidden unix socket names it and --allow-socket" {
+	each_user _socket
+}
+
+_events() {
+	tree
+	run --separate-stderr sbx --watch --rw "$P" --log-fd=3 -- \
+		sh -c 'mkdir "$1/d"' sh "$B" 3>"$D/events"
+	assert_failed "mkdir beside the project"
+	assert_eq "$(jq -c 'select(.event == "fs-denied")' "$D/events")" \
+		'{"event":"fs-denied","path":"'"$B/d"'","call":"mkdir","allow":"--rw='"$B"'"}'
+}
+
+@test "a refused write is an fs-denied event on --log-fd" {
+	each_user _events
+}
+
+_unwatched() {
+	tree
+	run --separate-stderr sbx --rw "$P" -- sh -c 'echo x >"$1/out"' sh "$B"
+	assert_failed "writing beside the project"
+	refute_contains "$stderr" "sbox-exec:"
+	assert_absent "$B/out"
+}
+
+@test "without --watch: the same refusal, and nothing said of the write" {
+	each_user _unwatched
+}
