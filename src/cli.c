@@ -207,6 +207,10 @@ unknown_option(struct invocation *inv, const char *bad)
 		cli_fail(inv, NULL, 0, "option '%s' takes no value", bad);
 	else if (optopt != 0)
 		cli_fail(inv, NULL, 0, "unknown option '-%c'", optopt);
+	else if (options_suggest(bad) != NULL)
+		cli_fail(inv, NULL, 0,
+		    "unknown option '%s'; did you mean '--%s'?", bad,
+		    options_suggest(bad));
 	else
 		cli_fail(inv, NULL, 0, "unknown option '%s'", bad);
 }

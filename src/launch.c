@@ -168,6 +168,7 @@ struct launch {
 	int bwrap_target; /* its number in the child, executed there */
 	pid_t bwrap_pid;
 	struct sigaction old_pipe; /* the caller's SIGPIPE, for the command */
+	struct strv env;	   /* bwrap's environment: ours, marked */
 };
 
 #define LAUNCH_INIT                                                            \
@@ -195,6 +196,22 @@ launch_free(struct launch *l)
 	fd_close(&l->saved_stderr);
 	fd_close(&l->devnull);
 	fd_close(&l->bwrap_copy);
+	strv_clear(&l->env);
+}
+
+/*
+ * bwrap's environment, made before the fork: the caller's, with
+ * SBOX_EXEC_SANDBOX=1, the mark the command inherits (sbox-exec(1),
+ * ENVIRONMENT).  The launcher's own environment keeps the caller's word.
+ */
+static void
+make_env(struct launch *l)
+{
+	for (char **e = environ; *e != NULL; e++)
+		if (strncmp(*e, SBOX_SANDBOX_ENV "=",
+			sizeof(SBOX_SANDBOX_ENV)) != 0)
+			strv_add(&l->env, *e);
+	strv_add(&l->env, SBOX_SANDBOX_ENV "=1");
 }
 
 #define cleanup_launch __attribute__((cleanup(launch_free)))
@@ -574,8 +591,8 @@ exec_bwrap(const struct launch *l, const struct launch_spec *spec)
 	if (bwrap_cmd_child_setup(&l->cmd) < 0)
 		child_fail("cannot hand bwrap its descriptors");
 	(void)sigaction(SIGPIPE, &l->old_pipe, NULL);
-	(void)syscall(SYS_execveat, l->bwrap_target, "", l->cmd.argv.v, environ,
-	    AT_EMPTY_PATH);
+	(void)syscall(SYS_execveat, l->bwrap_target, "", l->cmd.argv.v,
+	    l->env.v, AT_EMPTY_PATH);
 	child_fail("cannot execute bwrap");
 }
 
@@ -1051,7 +1068,8 @@ proxy(struct relay *r)
 
 /*
  * Why bwrap gave up, from its words in OUT and what the host adds to them
- * (an AppArmor restriction the bwrap in use is not exempt from).
+ * (an AppArmor restriction the bwrap in use is not exempt from; a
+ * sandbox of our own around us).
  */
 static void
 classify(const struct launch_spec *spec, const struct ready_outcome *out,
@@ -1072,6 +1090,7 @@ classify(const struct launch_spec *spec, const struct ready_outcome *out,
 	    sysctl_read_long("kernel/apparmor_restrict_unprivileged_userns",
 		&restrict_userns) == 0 &&
 	    restrict_userns == 1;
+	host.nested = sysctl_inside_sbox_exec();
 	reason_classify(out, spec->inv->probe_timeout_ms, &host, err);
 }
 
@@ -1372,6 +1391,7 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	    spec->inv->kill_after_ms);
 	if (prepare(&l, spec, err) < 0)
 		return -1;
+	make_env(&l);
 	if (spec->inv->verbosity > 0) {
 		fputs("sbox-exec: running: ", stderr);
 		print_argv(stderr, l.cmd.argv.v);

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -103,6 +104,40 @@ load_profile_candidates(const char *name, char *cand[4], bool *has_user)
 		    name);
 	}
 	return n;
+}
+
+/*
+ * The names of the profiles there are, in every place
+ * load_profile_candidates() looks, into NAMES (duplicates and all): what
+ * an unknown --profile is compared with.  A directory that cannot be read
+ * adds nothing.
+ */
+void
+load_profile_names(struct strv *names)
+{
+	char *dirs[4] = { NULL };
+	bool has_user;
+	size_t n = load_profile_candidates("", dirs, &has_user);
+
+	for (size_t i = 0; i < n; i++) {
+		DIR *d;
+		struct dirent *e;
+
+		/* "DIR/.policy": the directory is what comes before. */
+		*strrchr(dirs[i], '/') = '\0';
+		d = opendir(dirs[i]);
+		while (
+		    d != NULL && (e = readdir(d)) != NULL && names->n < 1000) {
+			size_t len = strlen(e->d_name);
+
+			if (len > 7 && e->d_name[0] != '.' &&
+			    strcmp(e->d_name + len - 7, ".policy") == 0)
+				strv_take(names, xstrndup(e->d_name, len - 7));
+		}
+		if (d != NULL)
+			closedir(d);
+		free(dirs[i]);
+	}
 }
 
 /*

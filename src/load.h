@@ -26,6 +26,7 @@ enum load_result {
 
 enum load_result load_text(const char *, size_t, char **, struct stat *);
 size_t load_profile_candidates(const char *, char *[4], bool *);
+void load_profile_names(struct strv *);
 int load_credentials(const struct creds_env *, struct creds_list *,
     struct sbox_error *);
 

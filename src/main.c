@@ -29,12 +29,14 @@
 #include "launch.h"
 #include "locate.h"
 #include "protect.h"
+#include "ready.h"
 #include "resolve.h"
 #include "sbox.h"
 #include "stage2.h"
 #include "denial.h"
 #include "events.h"
 #include "status.h"
+#include "sysctl.h"
 #include "util.h"
 
 struct reporter {
@@ -320,6 +322,13 @@ locate(struct reporter *rep, struct located *bw)
 	if (locate_bwrap(inv->bwrap, getenv("PATH"), bw, &err) < 0) {
 		if (bw->path == NULL && err.status == SBOX_SETUID_REJECTED)
 			rep->bwrap_path = NULL;
+		/* Inside our sandbox, files of root's look like someone
+		 * else's: that, not the bwrap, is what to say. */
+		if (sysctl_inside_sbox_exec()) {
+			cleanup_free char *said = xstrdup(err.detail);
+
+			reason_nested(said, &err);
+		}
 		refuse(rep, &err);
 	}
 	if (inv->bwrap_from_env)

@@ -144,6 +144,10 @@ netpolicy_parse(const char *text, bool deny, struct np_entry *e)
 
 	memset(e, 0, sizeof(*e));
 	e->deny = deny;
+	if (strstr(text, "://") != NULL)
+		return "a URL is not a host pattern";
+	if (strpbrk(text, "/?#@") != NULL && netpolicy_suggest(text, NULL, 0))
+		return "a host pattern has no path, query or user name";
 	if (strlen(text) >= sizeof(host))
 		return "the name is too long";
 	for (size_t i = 0; i <= strlen(text); i++)
@@ -166,6 +170,42 @@ netpolicy_parse(const char *text, bool deny, struct np_entry *e)
 		    "not a host name, address or network";
 	strlcpy(e->name, name, sizeof(e->name));
 	return NULL;
+}
+
+/*
+ * When TEXT is a URL or a host with a path ("https://user@host:8080/p",
+ * "host/p"), the pattern that was meant: the host and any port, into OUT
+ * (of SIZE bytes; OUT may be NULL to ask only whether there is one).
+ * False when TEXT is not such a thing or what it holds is no pattern.
+ */
+bool
+netpolicy_suggest(const char *text, char *out, size_t size)
+{
+	const char *p = strstr(text, "://"), *at;
+	char host[NETPOLICY_NAME_MAX + 8];
+	struct np_entry e;
+	size_t len;
+
+	p = p != NULL ? p + 3 : text;
+	len = strcspn(p, "/?#");
+	/* A user name before the host ("user:secret@host") is not it. */
+	at = memchr(p, '@', len);
+	if (at != NULL) {
+		len -= (size_t)(at + 1 - p);
+		p = at + 1;
+	}
+	if (len == 0 || len >= sizeof(host) || (p == text && p[len] == '\0'))
+		return false;
+	memcpy(host, p, len);
+	host[len] = '\0';
+	if (netpolicy_parse(host, false, &e) != NULL)
+		return false;
+	/* "ADDRESS/PREFIX" is a network, right or wrong. */
+	if (p == text && e.kind == NP_ADDR && p[len] == '/')
+		return false;
+	if (out != NULL)
+		strlcpy(out, host, size);
+	return true;
 }
 
 /* Add TEXT to NP; NULL or what is wrong. */

@@ -51,6 +51,7 @@ struct np_host {
 
 const char *netpolicy_parse(const char *, bool, struct np_entry *);
 const char *netpolicy_add(struct netpolicy *, const char *, bool);
+bool netpolicy_suggest(const char *, char *, size_t);
 bool netpolicy_active(const struct netpolicy *);
 void netpolicy_free(struct netpolicy *);
 

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,6 +121,91 @@ options_lookup(const char *word, bool *has_arg)
 	return OPT_NONE;
 }
 
+/* The edit distance (insertions, deletions, substitutions) between A and
+ * B, counted up to a cap: words longer than 64 bytes are never close. */
+static size_t
+edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[65];
+
+	if (la > 64 || lb > 64)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j],
+			       best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+/*
+ * The one of the N names CAND nearest to WORD, when it is near enough to
+ * be what was meant, else NULL: a few letters off (at most a third of the
+ * word, and at least one), or a name of three letters or more that WORD
+ * starts with ("no-network" for "no-net").  A tie between two names at the
+ * same distance suggests neither.
+ */
+const char *
+options_nearest(const char *word, const char *const *cand, size_t n)
+{
+	size_t len = strlen(word), bound = len / 3 > 1 ? len / 3 : 1;
+	size_t best_d = SIZE_MAX;
+	const char *best = NULL;
+	bool tie = false;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t d = edit_distance(word, cand[i]), clen = strlen(cand[i]);
+		bool prefix = clen >= 3 && clen < len &&
+		    strncmp(word, cand[i], clen) == 0;
+
+		/* SIZE_MAX: too long to be near anything. */
+		if (d == 0 || d == SIZE_MAX || (d > bound && !prefix))
+			continue;
+		if (d < best_d) {
+			best_d = d;
+			best = cand[i];
+			tie = false;
+		} else if (d == best_d && strcmp(best, cand[i]) != 0) {
+			tie = true;
+		}
+	}
+	return tie ? NULL : best;
+}
+
+/* The long option nearest to WORD ("--no-network", "no-network=1" or
+ * "rw" in a policy file), for "did you mean"; NULL when none is near. */
+const char *
+options_suggest(const char *word)
+{
+	const char *names[N_ELEMENTS(table)];
+	cleanup_free char *bare = NULL;
+
+	word += strspn(word, "-");
+	bare = xstrndup(word, strcspn(word, "="));
+	for (size_t i = 0; i < N_ELEMENTS(table); i++) {
+		/* The name itself with the dashes wrong ("rw", "---rw"). */
+		if (strcmp(bare, table[i].name) == 0)
+			return table[i].name;
+		names[i] = table[i].name;
+	}
+	return bare[0] == '\0' ?
+	    NULL :
+	    options_nearest(bare, names, N_ELEMENTS(names));
+}
+
 const char *
 options_name(enum opt_id id)
 {
@@ -186,6 +272,9 @@ options_help(FILE *f)
 	    "sbox-exec refused; 126 if COMMAND cannot be executed; 127 if it is not\n"
 	    "found; 124 if --timeout ended it.  With --check: 0 if the sandbox\n"
 	    "can be created, else 125.\n"
+	    "\n"
+	    "Paths are taken literally: a missing one written with '*', '?' or '['\n"
+	    "is refused, not expanded.\n"
 	    "\n"
 	    "See sbox-exec(1) for the status format and policy files.\n",
 	    f);
@@ -262,15 +351,21 @@ check_number(enum opt_id id, const char *name, const char *value)
 	    xasprintf("--%s: '%s' is not a descriptor number", name, value);
 }
 
-/* --allow-host and --deny-host: the pattern's own words when it is bad. */
+/* --allow-host and --deny-host: a pattern; for a URL or a host with a
+ * path, the refusal names the pattern meant. */
 static char *
 check_host(enum opt_id id, const char *name, const char *value)
 {
 	struct np_entry e;
 	const char *why = netpolicy_parse(value, id == OPT_DENY_HOST, &e);
+	char meant[NETPOLICY_NAME_MAX + 8];
 
-	return why == NULL ? NULL :
-			     xasprintf("--%s: '%s': %s", name, value, why);
+	if (why == NULL)
+		return NULL;
+	if (netpolicy_suggest(value, meant, sizeof(meant)))
+		return xasprintf("--%s: '%s': %s; use --%s=%s", name, value,
+		    why, name, meant);
+	return xasprintf("--%s: '%s': %s", name, value, why);
 }
 
 /*

@@ -13,6 +13,7 @@
 #define SBOX_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* Where an option may be given. */
@@ -157,6 +158,8 @@ const char *options_getopt_short(void);
 enum opt_id options_from_getopt(int);
 enum opt_id options_lookup(const char *, bool *);
 const char *options_name(enum opt_id);
+const char *options_nearest(const char *, const char *const *, size_t);
+const char *options_suggest(const char *);
 enum opt_scope options_scope(enum opt_id);
 void options_help(FILE *);
 

@@ -27,6 +27,7 @@ policyfile_item_clear(struct policyfile_item *it)
 	free(steal_pointer(&it->value2));
 	free(steal_pointer(&it->error));
 	it->id = OPT_NONE;
+	it->glob = false;
 }
 
 static bool
@@ -51,7 +52,7 @@ enum expand_result {
 
 /* IN with each ${NAME} replaced by its value, into *OUT. */
 static enum expand_result
-expand(const struct policyfile *pf, const char *in, char **out)
+expand(const struct policyfile *pf, const char *in, char **out, bool *glob)
 {
 	cleanup_buf struct buf b = { 0 };
 
@@ -61,6 +62,10 @@ expand(const struct policyfile *pf, const char *in, char **out)
 		cleanup_free char *name = NULL;
 
 		if (p[0] != '$' || p[1] != '{') {
+			/* Only the file's own text: a variable's value is
+			 * never taken for a pattern. */
+			if (*p == '*' || *p == '?' || *p == '[')
+				*glob = true;
 			buf_addc(&b, *p);
 			continue;
 		}
@@ -95,7 +100,7 @@ take_value(struct policyfile *pf, const char *word, char *p,
 		it->value = xstrndup(p, (size_t)(sep - p));
 		text = skip_blanks(sep);
 	}
-	switch (expand(pf, text, &raw)) {
+	switch (expand(pf, text, &raw, &it->glob)) {
 	case EXPAND_OK:
 		if (it->id == OPT_SETENV)
 			it->value2 = raw;
@@ -144,7 +149,11 @@ lex_line(struct policyfile *pf, char *line, struct policyfile_item *it)
 		*--end = '\0';
 
 	it->id = options_lookup(word, &has_arg);
-	if (it->id == OPT_NONE)
+	if (it->id == OPT_NONE && options_suggest(word) != NULL)
+		it->error =
+		    xasprintf("'%s' is not an option; did you mean '--%s'?",
+			word, options_suggest(word));
+	else if (it->id == OPT_NONE)
 		it->error = xasprintf("'%s' is not an option", word);
 	else if (options_scope(it->id) == SCOPE_ARGV)
 		it->error = xasprintf(

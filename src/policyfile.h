@@ -28,6 +28,8 @@ struct policyfile_item {
 	char *value;  /* NULL for an option without one */
 	char *value2; /* --setenv's VALUE (then VALUE is the NAME) */
 	char *error;  /* set instead of the rest when the line is wrong */
+	bool glob;    /* '*', '?' or '[' in the value's own text (not in
+			 what a ${NAME} put there) */
 };
 
 void policyfile_init(struct policyfile *, char *, policyfile_lookup_fn *,

@@ -39,6 +39,7 @@ struct reason_host {
 	const char *bwrap; /* the real path of the bwrap in use, or NULL */
 	size_t nmounts;	   /* the mounts bwrap was asked to set up */
 	long mount_max;	   /* fs.mount-max, or 0 when unknown */
+	bool nested;	   /* this launcher runs inside an sbox-exec sandbox */
 };
 
 /* Above this many mounts, bwrap's setup time (which grows with the
@@ -48,5 +49,6 @@ struct reason_host {
 /* reason.c */
 void reason_classify(const struct ready_outcome *, long,
     const struct reason_host *, struct sbox_error *);
+void reason_nested(const char *, struct sbox_error *);
 
 #endif

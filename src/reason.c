@@ -118,6 +118,23 @@ apparmor_error(const char *text, const struct reason_host *host,
 	    host->bwrap);
 }
 
+/*
+ * The refusal of an sbox-exec run inside an sbox-exec sandbox, which
+ * allows no sandbox within it: said plainly, with SAID (what bwrap or the
+ * bwrap lookup said, or NULL) in brackets, instead of a setting to change.
+ */
+void
+reason_nested(const char *said, struct sbox_error *err)
+{
+	bool has = said != NULL && said[0] != '\0';
+
+	sbox_error_set(err, SBOX_PROBE_FAILED,
+	    "sbox-exec is running inside an sbox-exec sandbox, which allows no sandbox within it%s%s%s",
+	    has ? " (" : "", has ? said : "", has ? ")" : "");
+	sbox_error_hint(err,
+	    "run this sbox-exec outside the sandbox, or run the command directly: it is sandboxed already");
+}
+
 /* Turn bwrap's words into a detail, and a hint where one is known; HOST
  * (or NULL) says what the host's settings add to them. */
 void
@@ -128,6 +145,13 @@ reason_classify(const struct ready_outcome *o, long timeout_ms,
 	const char *hint;
 
 	join_lines(&text, o->bwrap_stderr ? o->bwrap_stderr : "");
+
+	/* Inside our own sandbox, whatever bwrap said: the sandbox forbids
+	 * the namespaces another one needs, by design. */
+	if (host != NULL && host->nested && !o->timed_out) {
+		reason_nested(text.s, err);
+		return;
+	}
 
 	if (!o->timed_out && text.len > 0 && apparmor_refused(text.s, host)) {
 		apparmor_error(text.s, host, err);

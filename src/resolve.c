@@ -43,6 +43,7 @@
 struct origin {
 	const char *file; /* NULL: the command line */
 	unsigned long line;
+	bool glob; /* from a file: '*', '?' or '[' in its own text */
 };
 
 static const struct origin cmdline = { 0 };
@@ -70,6 +71,22 @@ struct resolver {
 
 static void apply_option(struct resolver *, enum opt_id, const char *,
     const char *, const struct origin *);
+
+/*
+ * Whether VALUE, a path that does not exist, was written as a wildcard
+ * pattern: '*', '?' or '[' typed on the command line or in a policy
+ * file's own text (not brought in by a ${NAME}).  sbox-exec takes every
+ * path literally (sbox-exec(1), OPTIONS), so such a path is refused
+ * rather than granted or hidden as the name it is not.
+ */
+static bool
+written_as_pattern(const char *value, const struct origin *o)
+{
+	return o->file != NULL ? o->glob : strpbrk(value, "*?[") != NULL;
+}
+
+#define NOT_A_PATTERN                                                          \
+	"--%s: %s does not exist, and sbox-exec does not expand '*', '?' or '[': name each path (the shell can expand a pattern on the command line)"
 
 /*
  * The home directory from /etc/passwd, for when HOME is unset: read with
@@ -139,8 +156,16 @@ grant_source(struct resolver *rs, enum opt_id id, const char *value,
 
 	if (o->file == NULL || id == OPT_HIDE) {
 		src = realpath(value, NULL);
-		/* Nothing to hide where nothing is. */
-		if (src == NULL && !try && !(id == OPT_HIDE && errno == ENOENT))
+		if (src == NULL && (errno == ENOENT || errno == ENOTDIR) &&
+		    written_as_pattern(value, o))
+			fail(rs, o, NOT_A_PATTERN, options_name(id), value);
+		else if (src == NULL && id == OPT_HIDE && errno == ENOENT)
+			/* Nothing to hide where nothing is. */
+			strv_addf(&rs->inv->notices,
+			    "%s%s%.0lu%s--hide: %s does not exist; nothing hidden there",
+			    o->file ? o->file : "", o->file ? ":" : "",
+			    o->file ? o->line : 0, o->file ? ": " : "", value);
+		else if (src == NULL && !try)
 			fail(rs, o, "--%s: %s: %s", options_name(id), value,
 			    strerror(errno));
 		return src;
@@ -155,6 +180,11 @@ grant_source(struct resolver *rs, enum opt_id id, const char *value,
 			    options_name(id), value);
 		break;
 	case GRANT_MISSING:
+		if (written_as_pattern(value, o)) {
+			fail(rs, o, NOT_A_PATTERN, options_name(id), value);
+			break;
+		}
+		/* fall through */
 	case GRANT_ERROR:
 		if (!try)
 			fail(rs, o, "--%s: %s: %s", options_name(id), value,
@@ -271,6 +301,9 @@ set_chdir(struct resolver *rs, const char *value, const struct origin *o)
 	free(p->chdir);
 	/* Resolved like the mounts, so that they can be compared. */
 	p->chdir = realpath(value, NULL);
+	if (p->chdir == NULL && (errno == ENOENT || errno == ENOTDIR) &&
+	    written_as_pattern(value, o))
+		fail(rs, o, NOT_A_PATTERN, "chdir", value);
 	if (p->chdir == NULL)
 		p->chdir = util_path_absolute(value, p->cwd);
 }
@@ -455,7 +488,9 @@ apply_file(struct resolver *rs, const char *path, char *text)
 
 	policyfile_init(&pf, text, lookup_variable, rs);
 	while (policyfile_next(&pf, &it) > 0) {
-		struct origin o = { .file = path, .line = pf.lineno };
+		struct origin o = { .file = path,
+			.line = pf.lineno,
+			.glob = it.glob };
 
 		if (rs->wide_named) {
 			/* A tool started outside its project: the caller's
@@ -484,7 +519,13 @@ load_policy(struct resolver *rs, const char *path, const char *opt,
 	case LOAD_OK:
 		break;
 	case LOAD_ERRNO:
-		fail(rs, from, "%s: %s: %s", opt, path, strerror(errno));
+		if ((errno == ENOENT || errno == ENOTDIR) &&
+		    strcmp(opt, "--policy") == 0 &&
+		    written_as_pattern(path, from))
+			fail(rs, from, NOT_A_PATTERN, "policy", path);
+		else
+			fail(rs, from, "%s: %s: %s", opt, path,
+			    strerror(errno));
 		return;
 	case LOAD_NOT_REGULAR:
 		fail(rs, from, "%s: %s: not a regular file", opt, path);
@@ -540,9 +581,20 @@ load_profile(struct resolver *rs, const char *name, const struct origin *o)
 		note_shadowing(rs, name, cand, n, i, has_user);
 		load_policy(rs, cand[i], "--profile", o);
 	} else {
-		fail(rs, o,
-		    "--profile: no profile named '%s' in the user's directory or in %s/profiles",
-		    name, PKGDATADIR);
+		cleanup_strv struct strv names = { 0 };
+		const char *near;
+
+		load_profile_names(&names);
+		near = options_nearest(name, (const char *const *)names.v,
+		    names.n);
+		if (near != NULL)
+			fail(rs, o,
+			    "--profile: no profile named '%s'; did you mean '%s'?",
+			    name, near);
+		else
+			fail(rs, o,
+			    "--profile: no profile named '%s' in the user's directory or in %s/profiles",
+			    name, PKGDATADIR);
 	}
 	for (i = 0; i < n; i++)
 		free(cand[i]);
@@ -859,6 +911,11 @@ resolve_project(struct resolver *rs)
 	struct stat st;
 
 	rs->project = realpath(given, NULL);
+	if (rs->project == NULL && (errno == ENOENT || errno == ENOTDIR) &&
+	    inv->project != NULL && written_as_pattern(given, &cmdline)) {
+		cli_fail(inv, NULL, 0, NOT_A_PATTERN, "project", given);
+		return;
+	}
 	if (rs->project == NULL || stat(rs->project, &st) < 0) {
 		cli_fail(inv, NULL, 0, "--project: %s: %s", given,
 		    strerror(errno));
@@ -961,6 +1018,11 @@ resolve_invocation(struct invocation *inv)
 		inv->bwrap = xstrdup(env_bwrap);
 		inv->bwrap_from_env = true;
 	}
+	if (inv->bwrap != NULL && !inv->bwrap_from_env &&
+	    access(inv->bwrap, F_OK) < 0 &&
+	    (errno == ENOENT || errno == ENOTDIR) &&
+	    written_as_pattern(inv->bwrap, &cmdline))
+		cli_fail(inv, NULL, 0, NOT_A_PATTERN, "bwrap", inv->bwrap);
 	check_status_fds(inv);
 	check_bounds(inv);
 	check_log_fd(inv);

@@ -5,14 +5,16 @@
  * prepared tree: SBOX_TEST_SYSROOT, when set to an absolute path, is the
  * root the settings are read below (tests/README).  Test-only: only the
  * diagnosis of a failed launch (the refusal's detail and hint) reads
- * these settings.  MUST NOT decide anything the sandbox allows or refuses
- * from what is read here.
+ * these settings, and whether a sandbox of ours is around us.  MUST NOT
+ * decide anything the sandbox allows or refuses from what is read here.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sysctl.h"
 #include "util.h"
@@ -39,4 +41,28 @@ sysctl_read_long(const char *name, long *value)
 	if (end == buf || errno != 0 || (*end != '\0' && *end != '\n'))
 		return -1;
 	return 0;
+}
+
+/*
+ * Whether this launcher runs inside a sandbox sbox-exec made, told two
+ * ways: the mark in the caller's environment (which --clearenv or
+ * --unsetenv may have dropped), or, whatever the environment, the
+ * sandbox's first process: bwrap with stage two on its command line.
+ */
+bool
+sysctl_inside_sbox_exec(void)
+{
+	static const char stage2[] = "\0--sbox-stage2\0";
+	cleanup_fd int fd = -1;
+	char buf[16384];
+	ssize_t n;
+
+	if (getenv(SBOX_SANDBOX_ENV) != NULL)
+		return true;
+	fd = open("/proc/1/cmdline", O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf));
+	return n > 0 &&
+	    memmem(buf, (size_t)n, stage2, sizeof(stage2) - 1) != NULL;
 }

@@ -172,6 +172,41 @@ EOF
 	assert_wrote
 }
 
+@test "a missing path written with '*' in a file is refused, -try and --hide too (OPTIONS)" {
+	local line
+	for line in '--hide ${CWD}/**/.env' '--ro-try ${CWD}/*.key' \
+		'--rw-try=${CWD}/sub/[ab]' '--rw ${CWD}/su?'; do
+		printf '%s\n--rw ${CWD}/sub\n' "$line" | policy p.policy
+		sbox --policy="$D/conf/p.policy" -- "${WRITE[@]}"
+		assert_refused "p.policy:1:" "does not exist" \
+			"does not expand '*', '?' or '['"
+	done
+}
+
+@test "a misspelt word in a file names the nearest option, with the file and line" {
+	policy p.policy <<'EOF'
+--rw ${CWD}/sub
+--no-network
+EOF
+	sbox --policy="$D/conf/p.policy" -- "${WRITE[@]}"
+	assert_refused "p.policy:2: '--no-network' is not an option; did you mean '--no-net'?"
+}
+
+@test "a variable's value with '*' or '[' is no pattern: a missing -try path is skipped, an existing one granted" {
+	mkdir -p "$D/work/[x]*"
+	policy p.policy <<'EOF'
+--ro-try ${SBOX_T_ODD}/missing
+--hide ${SBOX_T_ODD}/missing
+--rw ${SBOX_T_ODD}
+--rw ${CWD}/sub
+EOF
+	SBOX_T_ODD="$D/work/[x]*" sbox --policy="$D/conf/p.policy" -- \
+		sh -c 'echo ok >"$1/f" && echo ok >"$2/f"' sh "$D/work/sub" \
+		"$D/work/[x]*"
+	assert_wrote
+	assert_eq "$(cat "$D/work/[x]*/f")" ok
+}
+
 @test "a path with spaces and an = needs no quoting" {
 	mkdir "$D/work/a b=c"
 	policy p.policy <<'EOF'

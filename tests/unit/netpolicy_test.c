@@ -423,9 +423,56 @@ test_limits(void)
 	ok(!netpolicy_active(&np), "an empty list allows nothing");
 }
 
+/* A URL or a host with a path: refused, naming the pattern meant
+ * (sbox-exec(1), NETWORK BY NAME, Patterns). */
+static void
+test_suggestions(void)
+{
+	static const char *const cases[][2] = {
+		{ "https://example.org/path", "example.org" },
+		{ "https://example.org", "example.org" },
+		{ "http://example.org:8080", "example.org:8080" },
+		{ "http://example.org:8080/x?y#z", "example.org:8080" },
+		{ "https://user:secret@Registry.example.org/",
+		    "Registry.example.org" },
+		{ "example.org/path", "example.org" },
+		{ "example.org:8080/x", "example.org:8080" },
+		{ "example.org?q", "example.org" },
+		{ "user@example.org", "example.org" },
+		{ "*.example.org/x", "*.example.org" },
+		{ "http://[::1]:80/", "[::1]:80" },
+		{ "http://10.1.2.3/", "10.1.2.3" },
+	};
+	static const char *const none[] = { "example.org", "10.0.0.0/8",
+		"10.0.0.0/33", "10.1.2.3/24", "[fd00::]/8", "http://",
+		"https:///x", "http://a..b/", "a b/c", "/path", "host:port/x" };
+	struct np_entry e;
+	char meant[300];
+
+	for (size_t i = 0; i < N_ELEMENTS(cases); i++) {
+		meant[0] = '\0';
+		ok(netpolicy_parse(cases[i][0], false, &e) != NULL &&
+			netpolicy_suggest(cases[i][0], meant, sizeof(meant)) &&
+			strcmp(meant, cases[i][1]) == 0,
+		    "'%s' refused, meant '%s' (got '%s')", cases[i][0],
+		    cases[i][1], meant);
+	}
+	for (size_t i = 0; i < N_ELEMENTS(none); i++)
+		ok(!netpolicy_suggest(none[i], meant, sizeof(meant)),
+		    "no suggestion for '%s'", none[i]);
+	is_str(netpolicy_parse("https://example.org/", false, &e),
+	    "a URL is not a host pattern", "a URL is said to be one");
+	is_str(netpolicy_parse("example.org/x", false, &e),
+	    "a host pattern has no path, query or user name",
+	    "a path is said to be one");
+	is_str(netpolicy_parse("10.0.0.0/33", false, &e),
+	    "the prefix length is out of range", "a network's own errors stay");
+}
+
 int
 main(void)
 {
+	test_suggestions();
 	test_bad_patterns();
 	test_good_patterns();
 	test_names();

@@ -103,5 +103,36 @@ main(void)
 	ok(options_env_name("A_1") && !options_env_name("") &&
 		!options_env_name("A=B"),
 	    "variable names");
+	/* The nearest option or profile (sbox-exec(1), OPTIONS). */
+	is_str(options_suggest("--no-network"), "no-net", "--no-network");
+	is_str(options_suggest("--no-network=1"), "no-net", "with a value");
+	is_str(options_suggest("--prifile"), "profile", "one letter off");
+	is_str(options_suggest("--alow-host"), "allow-host", "one missing");
+	is_str(options_suggest("--ro_try"), "ro-try", "'_' for '-'");
+	is_str(options_suggest("--network"), "net", "a longer word");
+	ok(options_suggest(
+	       "--no-net-and-then-a-very-long-tail-that-goes-on-past-64-bytes-xxxxxx") ==
+		NULL,
+	    "a word past 64 bytes: no suggestion, even after a name");
+	ok(options_suggest("--xyzzy") == NULL &&
+		options_suggest("--") == NULL &&
+		options_suggest("--zz") == NULL,
+	    "nothing near: no suggestion");
+	is_str(options_suggest("rw"), "rw", "a name without its dashes");
+	is_str(options_suggest("---rw"), "rw", "a name with three dashes");
+	{
+		static const char *const profiles[] = { "clangd", "npm", "pip",
+			"cargo", "gopls", "clangd" };
+		static const char *const tie[] = { "ab1", "ab2" };
+
+		is_str(options_nearest("clang", profiles, 6), "clangd",
+		    "--profile=clang: clangd (listed twice)");
+		is_str(options_nearest("np", profiles, 6), "npm",
+		    "short names: one letter");
+		ok(options_nearest("xyz", profiles, 6) == NULL,
+		    "no profile near");
+		ok(options_nearest("ab", tie, 2) == NULL, "a tie: neither");
+		ok(options_nearest("x", profiles, 0) == NULL, "no names");
+	}
 	return tap_done();
 }

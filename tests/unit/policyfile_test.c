@@ -25,6 +25,13 @@ lookup(const char *name, void *ctx)
 	return NULL;
 }
 
+static const char *
+star_lookup(const char *name, void *ctx)
+{
+	(void)ctx;
+	return strcmp(name, "STAR") == 0 ? "/a*[b]?" : NULL;
+}
+
 /* Lex TEXT; the items as "id|value|value2|error|line" lines. */
 static char *
 lex(const char *text)
@@ -54,9 +61,42 @@ check(const char *text, const char *want, const char *name)
 	free(got);
 }
 
+/* Whether the one item of TEXT was written as a pattern. */
+static bool
+glob_of(const char *text)
+{
+	cleanup_free char *copy = xstrdup(text);
+	struct policyfile pf;
+	struct policyfile_item it = { 0 };
+	bool glob;
+
+	policyfile_init(&pf, copy, lookup, NULL);
+	glob = policyfile_next(&pf, &it) > 0 && it.error == NULL && it.glob;
+	policyfile_item_clear(&it);
+	return glob;
+}
+
 int
 main(void)
 {
+	ok(glob_of("--hide **/.env\n") && glob_of("--ro ${HOME}/a?\n") &&
+		glob_of("--rw-try [ab]\n"),
+	    "'*', '?', '[' in the file's own text: a pattern");
+	ok(!glob_of("--ro ${HOME}/x\n") && !glob_of("--ro /a\n"),
+	    "no such character: no pattern");
+	{
+		char text[] = "--ro ${STAR}\n--ro x\n";
+		struct policyfile pf;
+		struct policyfile_item it = { 0 };
+		bool first, second;
+
+		policyfile_init(&pf, text, star_lookup, NULL);
+		first = policyfile_next(&pf, &it) > 0 && it.glob;
+		second = policyfile_next(&pf, &it) > 0 && it.glob;
+		policyfile_item_clear(&it);
+		ok(!first && !second,
+		    "a variable's '*' is no pattern, and the mark does not carry over");
+	}
 	check("", "", "empty text: nothing");
 	check("\n\n# comment\n   # indented comment\n\t\n", "",
 	    "blank lines and comments: nothing");
@@ -84,8 +124,8 @@ main(void)
 	    "malformed ${...}");
 	check("--bogus\nrw .\n---rw .\n",
 	    "-|||'--bogus' is not an option|1\n"
-	    "-|||'rw' is not an option|2\n"
-	    "-|||'---rw' is not an option|3\n",
+	    "-|||'rw' is not an option; did you mean '--rw'?|2\n"
+	    "-|||'---rw' is not an option; did you mean '--rw'?|3\n",
 	    "unknown words");
 	check("--status-fd 3\n--check\n--bwrap /b\n--allow-setuid-files\n",
 	    "-|||--status-fd belongs on the command line, not in a policy file|1\n"

@@ -98,8 +98,9 @@ test_ends(void)
 	sbox_error_clear(&e);
 
 	{
-		const struct reason_host many = { false, "/usr/bin/bwrap",
-			REASON_MANY_MOUNTS + 1, 100000 };
+		const struct reason_host many = { .bwrap = "/usr/bin/bwrap",
+			.nmounts = REASON_MANY_MOUNTS + 1,
+			.mount_max = 100000 };
 		struct ready_outcome full = {
 			.reaped = true,
 			.bwrap_stderr =
@@ -160,11 +161,12 @@ test_apparmor(void)
 {
 	static const char
 	    uidmap[] = "bwrap: setting up uid map: Permission denied\n";
-	const struct reason_host bundled = { true,
-		"/opt/sbox/libexec/sbox-exec/bwrap", 0, 0 };
-	const struct reason_host distro = { true, "/usr/bin/bwrap", 0, 0 };
-	const struct reason_host off = { false,
-		"/opt/sbox/libexec/sbox-exec/bwrap", 0, 0 };
+	const struct reason_host bundled = { .apparmor_restricts_userns = true,
+		.bwrap = "/opt/sbox/libexec/sbox-exec/bwrap" };
+	const struct reason_host distro = { .apparmor_restricts_userns = true,
+		.bwrap = "/usr/bin/bwrap" };
+	const struct reason_host off = { .apparmor_restricts_userns = false,
+		.bwrap = "/opt/sbox/libexec/sbox-exec/bwrap" };
 
 	apparmor_case(uidmap, &bundled,
 	    "bwrap: setting up uid map: Permission denied; AppArmor restricts unprivileged user namespaces here (kernel.apparmor_restrict_unprivileged_userns=1)",
@@ -188,9 +190,73 @@ test_apparmor(void)
 	    &bundled, NULL, NULL, "namespaces used up, not refused");
 }
 
+/* Inside an sbox-exec sandbox, whatever bwrap said, the refusal says
+ * that (sbox-exec(1), ENVIRONMENT), not a sysctl to raise. */
+static void
+test_nested(void)
+{
+	const struct reason_host nested = { .bwrap = "/usr/bin/bwrap",
+		.nested = true };
+	const struct reason_host outside = { .bwrap = "/usr/bin/bwrap" };
+	static const char *const said[] = {
+		"bwrap: Creating new namespace failed: nesting depth or /proc/sys/user/max_*_namespaces exceeded (ENOSPC)\n",
+		"bwrap: setting up uid map: Permission denied\n",
+		"bwrap: Creating new namespace failed: Operation not permitted\n",
+	};
+
+	for (size_t i = 0; i < N_ELEMENTS(said); i++) {
+		struct ready_outcome o = { .bwrap_stderr = (char *)said[i],
+			.reaped = true };
+		struct sbox_error e = { 0 };
+
+		reason_classify(&o, 10000, &nested, &e);
+		ok(e.status == SBOX_PROBE_FAILED &&
+			strstr(e.detail,
+			    "running inside an sbox-exec sandbox") != NULL &&
+			strstr(e.detail, "bwrap: ") != NULL && e.hint != NULL &&
+			strstr(e.hint, "outside the sandbox") != NULL &&
+			strstr(e.hint, "max_user_namespaces") == NULL,
+		    "nested, bwrap said %zu: %s / %s", i, e.detail,
+		    e.hint ? e.hint : "none");
+		sbox_error_clear(&e);
+		reason_classify(&o, 10000, &outside, &e);
+		ok(strstr(e.detail, "inside an sbox-exec") == NULL,
+		    "not nested, bwrap said %zu: not called nested", i);
+		sbox_error_clear(&e);
+	}
+}
+
+/* The lookup's refusal inside a sandbox (root's files look like another
+ * user's there) is turned into the same plain words. */
+static void
+test_nested_lookup(void)
+{
+	struct sbox_error e = { 0 };
+
+	sbox_error_set(&e, SBOX_BWRAP_UNTRUSTED, "x");
+	sbox_error_hint(&e, "install bubblewrap");
+	reason_nested("/usr/bin/bwrap: / is owned by a user other than root",
+	    &e);
+	ok(e.status == SBOX_PROBE_FAILED &&
+		strcmp(e.detail,
+		    "sbox-exec is running inside an sbox-exec sandbox, which allows no sandbox within it (/usr/bin/bwrap: / is owned by a user other than root)") ==
+		    0 &&
+		strstr(e.hint, "outside the sandbox") != NULL,
+	    "the lookup's words in brackets, the hint replaced: %s / %s",
+	    e.detail, e.hint);
+	reason_nested(NULL, &e);
+	ok(strcmp(e.detail,
+	       "sbox-exec is running inside an sbox-exec sandbox, which allows no sandbox within it") ==
+		0,
+	    "nothing said: no brackets (%s)", e.detail);
+	sbox_error_clear(&e);
+}
+
 int
 main(void)
 {
+	test_nested();
+	test_nested_lookup();
 	test_hints();
 	test_apparmor();
 	test_ends();
