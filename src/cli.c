@@ -145,8 +145,6 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 		break;
 	case OPT_PROJECT:
 		free(inv->project);
-		free(inv->learn);
-		strv_clear(&inv->cred_masks);
 		inv->project = xstrdup(value);
 		break;
 	case OPT_LEARN:
@@ -310,6 +308,8 @@ cli_free(struct invocation *inv)
 	free(inv->requests);
 	free(inv->bwrap);
 	free(inv->project);
+	free(inv->learn);
+	strv_clear(&inv->cred_masks);
 	strv_clear(&inv->notices);
 	strv_clear(&inv->warnings);
 	sbox_error_clear(&inv->err);

@@ -186,10 +186,13 @@ globs_literal() {
 # --- inside a sandbox ---------------------------------------------------
 
 nested() {
-	local mark
+	local mark tree
 	local -a inner
+	# The tree the sbox-exec under test runs from (its files beside it),
+	# which may lie below /tmp, private inside.
+	tree=$(cd "$(dirname "$SBOX")/.." && pwd)
 	# Control: the outer sandbox runs, and shows the mark.
-	run --separate-stderr sbx --ro "$SBOX" -- sh -c 'echo "$SBOX_EXEC_SANDBOX"'
+	run --separate-stderr sbx --ro "$tree" -- sh -c 'echo "$SBOX_EXEC_SANDBOX"'
 	assert_status 0
 	assert_eq "$output" 1
 	# The same sbox-exec, run inside it.
@@ -197,7 +200,7 @@ nested() {
 	for mark in keep drop; do
 		inner=()
 		[ "$mark" = keep ] || inner=(--unsetenv SBOX_EXEC_SANDBOX)
-		run --separate-stderr sbx --ro "$SBOX" "${inner[@]}" -- \
+		run --separate-stderr sbx --ro "$tree" "${inner[@]}" -- \
 			"$SBOX" -- touch "$D/proj/ran"
 		assert_status 125
 		assert_eq "$output" ""
@@ -208,7 +211,7 @@ nested() {
 		refute_contains "$stderr" max_user_namespaces
 		refute_contains "$stderr" "owned by"
 		assert_absent "$D/proj/ran"
-		run --separate-stderr sbx --ro "$SBOX" "${inner[@]}" -- \
+		run --separate-stderr sbx --ro "$tree" "${inner[@]}" -- \
 			"$SBOX" --check --json
 		assert_status 125
 		assert_eq "$(json_get "$output" status)" sandbox-probe-failed
