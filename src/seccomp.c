@@ -50,23 +50,6 @@
 #include "seccomp.h"
 #include "util.h"
 
-#if defined(__x86_64__) && !defined(__ILP32__)
-#define NATIVE_ARCH AUDIT_ARCH_X86_64
-#define X32_BIT 0x40000000U
-#elif defined(__aarch64__)
-#define NATIVE_ARCH AUDIT_ARCH_AARCH64
-#endif
-
-#ifndef SYS_fchmodat2
-#define SYS_fchmodat2 452
-#endif
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
-
-#define ARG_LO(n)                                                              \
-	(offsetof(struct seccomp_data, args) + 8 * (n) +                       \
-	    (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? 4 : 0))
 #define RET(v) BPF_STMT(BPF_RET | BPF_K, (v))
 #define DENY(e) RET(SECCOMP_RET_ERRNO | ((e)&SECCOMP_RET_DATA))
 

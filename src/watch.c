@@ -41,22 +41,10 @@
 #include "cache.h"
 #include "denial.h"
 #include "fd.h"
+#include "seccomp.h"
 #include "util.h"
 #include "watch.h"
 
-#if defined(__x86_64__) && !defined(__ILP32__)
-#define WATCH_ARCH AUDIT_ARCH_X86_64
-#define X32_BIT 0x40000000U
-#elif defined(__aarch64__)
-#define WATCH_ARCH AUDIT_ARCH_AARCH64
-#endif
-
-#ifndef SYS_fchmodat2
-#define SYS_fchmodat2 452
-#endif
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
 
 /* What a watched call does to its path: the rules that tell, from the
  * host's view of the path, whether the sandbox refused it. */
@@ -150,9 +138,6 @@ static const struct watched calls[] = {
 /* The open flags that may write: anything else only reads. */
 #define WRITE_FLAGS (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)
 
-#define ARG_LO(n)                                                              \
-	(offsetof(struct seccomp_data, args) + 8 * (n) +                       \
-	    (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? 4 : 0))
 
 /*
  * The filter, into OUT (MAX instructions): each watched call is sent to
@@ -165,7 +150,7 @@ static const struct watched calls[] = {
 size_t
 watch_build(struct sock_filter *out, size_t max)
 {
-#ifdef WATCH_ARCH
+#ifdef NATIVE_ARCH
 	size_t n = 0, first, allow, notify, nflag = 0, block;
 
 	for (size_t i = 0; i < N_ELEMENTS(calls); i++)
@@ -177,7 +162,7 @@ watch_build(struct sock_filter *out, size_t max)
 	out[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 	    offsetof(struct seccomp_data, arch));
 	out[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-	    WATCH_ARCH, 1, 0);
+	    NATIVE_ARCH, 1, 0);
 	out[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
 	    SECCOMP_RET_ALLOW);
 	out[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,

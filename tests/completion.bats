@@ -99,7 +99,8 @@ bash_complete() {
 
 # zsh_complete LINE: the candidates zsh offers for LINE, one a line: an
 # interactive zsh on a pseudo-terminal (zpty) completes it with compinit,
-# and compadd records what it is given.  Paths go to that zsh quoted
+# and compadd records what it is given (waited for up to 20 s before the
+# line is cleared).  Paths go to that zsh quoted
 # (${(q)...}): a checkout's path may have a blank.
 zsh_complete() {
 	local script=$BATS_TEST_TMPDIR/complete.zsh
@@ -113,6 +114,9 @@ zsh_complete() {
 		zpty -w z "zstyle ':completion:*' menu no; bindkey '^I' complete-word; print READY\$((1+1))"
 		zpty -r -m z x '*READY2*'
 		zpty -w -n z "$2"$'\t'
+		# Completion done (it wrote what it offered) before the line is
+		# cleared: a loaded machine may take its time.
+		for i in {1..200}; do [[ -s $out ]] && break; sleep 0.1; done
 		zpty -w z $'\C-u'"print DONE\$((1+1))"
 		zpty -r -m z x '*DONE2*'
 		zpty -d z

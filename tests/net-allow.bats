@@ -980,8 +980,10 @@ pass_go() {
 # Cargo (Debian's, /usr/bin/cargo): a crate from a registry whose index is
 # a git repository served over HTTP and fetched with the git command, as
 # Debian's cargo has no sparse registries.
-pass_cargo() {
-	rm -rf "$W/www/index-src" "$W/www/index.git" "$W/out"
+# cargo_registry: the registry sboxtest (fake-registry.py cargo) served
+# as a git index (index.git) and as a sparse one (index-src/).
+cargo_registry() {
+	rm -rf "$W/www/index-src" "$W/www/index.git"
 	start_web "$W"
 	site_opts
 	"$PY" "$(payload fake-registry.py)" cargo "$W/www" \
@@ -992,12 +994,23 @@ pass_cargo() {
 	git clone -q --bare "$W/www/index-src" "$W/www/index.git"
 	git -C "$W/www/index.git" update-server-info
 	chmod -R a+rX "$W/www"
-	mkdir -p "$W/out/proj/src"
-	printf '%s\n' '[package]' 'name = "proj"' 'version = "0.1.0"' \
-		'edition = "2018"' '[dependencies]' \
-		'sboxtestcrate = { version = "0.1", registry = "sboxtest" }' \
-		>"$W/out/proj/Cargo.toml"
-	: >"$W/out/proj/src/lib.rs"
+}
+
+# cargo_manifest DIR: a crate in DIR, the pass's user's, that depends on
+# the registry's crate.
+cargo_manifest() {
+	usr sh -c 'mkdir -p "$1/src" && printf "%s\n" "[package]" \
+		"name = \"proj\"" "version = \"0.1.0\"" "edition = \"2018\"" \
+		"[dependencies]" \
+		"sboxtestcrate = { version = \"0.1\", registry = \"sboxtest\" }" \
+		>"$1/Cargo.toml" && : >"$1/src/lib.rs"' sh "$1"
+}
+
+pass_cargo() {
+	rm -rf "$W/out"
+	cargo_registry
+	mkdir -m 0777 "$W/out"
+	cargo_manifest "$W/out/proj"
 	chmod -R a+rwX "$W/out"
 	# shellcheck disable=SC2016
 	local script='env HOME="$2" CARGO_HOME="$2/cargo-home" \
@@ -1111,27 +1124,6 @@ pass_pip_profile() {
 	each_user pass_pip_profile
 }
 
-# cargo_project: the registry sboxtest (fake-registry.py cargo) served as
-# a git index (index.git) and as a sparse one (index-src/), and a project
-# in $PROJ that depends on its crate.
-cargo_project() {
-	rm -rf "$W/www/index-src" "$W/www/index.git"
-	start_web "$W"
-	site_opts
-	"$PY" "$(payload fake-registry.py)" cargo "$W/www" \
-		"http://site.test:$WEB_PORT"
-	git -C "$W/www/index-src" init -q
-	git -C "$W/www/index-src" add .
-	git -C "$W/www/index-src" -c user.name=t -c user.email=t@t commit -qm index
-	git clone -q --bare "$W/www/index-src" "$W/www/index.git"
-	git -C "$W/www/index.git" update-server-info
-	chmod -R a+rX "$W/www"
-	usr mkdir src
-	usr sh -c 'printf "%s\n" "[package]" "name = \"proj\"" \
-		"version = \"0.1.0\"" "edition = \"2018\"" "[dependencies]" \
-		"sboxtestcrate = { version = \"0.1\", registry = \"sboxtest\" }" \
-		>Cargo.toml && : >src/lib.rs'
-}
 
 # cargo_fetch INDEX CARGO-ARGS...: cargo fetch under --profile=cargo with
 # the registry's index at INDEX; the crate lands in the private
@@ -1153,7 +1145,8 @@ cargo_fetch() {
 
 pass_cargo_profile() {
 	pm_home
-	cargo_project
+	cargo_registry
+	cargo_manifest "$PROJ"
 	: >"$W/log"
 	cargo_fetch "http://site.test:$WEB_PORT/index.git" /usr/bin/cargo
 	grep -q "GET /index.git/info/refs" "$W/log"
