@@ -1140,6 +1140,44 @@ bwrap_ended_meanwhile(pid_t pid)
 }
 
 /*
+ * --watch (watch.h): serve the watch filter's listener, when stage two
+ * sent one, before the command can make a call it watches.  From then on
+ * every watched call waits for an answer, so a listener that cannot be
+ * served is a refusal, never a command whose writes fail with ENOSYS.  A
+ * kernel without the filter (no listener came) runs the command all the
+ * same, unwatched.  The grants it suggests are shaped by the home
+ * directory and the tools' cache directory.
+ */
+static int
+start_watch(const struct invocation *inv, struct ready_outcome *out,
+    struct sbox_error *err)
+{
+	static char cache_base[PATH_MAX];
+	const char *home = getenv("HOME"), *xdg = getenv("XDG_CACHE_HOME");
+
+	if (out->watch_fd < 0) {
+		if (inv->denials && inv->mode == MODE_RUN && inv->verbosity > 0)
+			util_say(
+			    "refused writes are not told in this run: the kernel gave no seccomp listener");
+		return 0;
+	}
+	if (home != NULL && home[0] != '/')
+		home = NULL;
+	if (xdg != NULL && xdg[0] == '/')
+		snprintf(cache_base, sizeof(cache_base), "%s", xdg);
+	else if (home != NULL)
+		snprintf(cache_base, sizeof(cache_base), "%s/.cache", home);
+	if (watch_start(steal_fd(&out->watch_fd), &inv->policy, home,
+		cache_base[0] != '\0' ? cache_base : NULL,
+		&inv->cred_masks) == 0)
+		return 0;
+	sbox_error_set(err, SBOX_PROBE_FAILED,
+	    "cannot serve the filter that watches the command's writes (--watch): %s",
+	    strerror(errno));
+	return -1;
+}
+
+/*
  * Wait for stage two to report in, then check from outside that what
  * answered is the sandbox asked for.  -1 with ERR set (and bwrap ended)
  * when it is not.
@@ -1171,7 +1209,8 @@ await_sandbox(struct launch *l, const struct launch_spec *spec,
 		ready_outcome_free(out);
 		return -1;
 	}
-	if (verified < 0 || start_proxy(inv, out, err) < 0) {
+	if (verified < 0 || start_proxy(inv, out, err) < 0 ||
+	    start_watch(inv, out, err) < 0) {
 		kill(-l->bwrap_pid, SIGKILL);
 		kill(l->bwrap_pid, SIGKILL);
 		ready_collect_failure(l->err_read, l->bwrap_pid, out);
@@ -1213,6 +1252,7 @@ stop_command(struct launch *l, struct ready_outcome *out,
 	char stop = STAGE2_STOP;
 
 	(void)send(l->ctrl, &stop, 1, MSG_NOSIGNAL);
+	watch_stop();
 	if (out->lookup == STAGE2_NOT_FOUND) {
 		sbox_error_set(err, SBOX_COMMAND_NOT_FOUND, "%s",
 		    out->lookup_text);
@@ -1231,33 +1271,6 @@ stop_command(struct launch *l, struct ready_outcome *out,
 	ready_outcome_free(out);
 }
 
-/*
- * Denials (watch.h): serve the watch filter's listener, when stage two
- * sent one, before the command can make a call it watches.  The grants
- * it suggests are shaped by the home directory and the tools' cache
- * directory.  A kernel without the filter runs the command all the same.
- */
-static void
-start_watch(const struct invocation *inv, struct ready_outcome *out)
-{
-	static char cache_base[PATH_MAX];
-	const char *home = getenv("HOME"), *xdg = getenv("XDG_CACHE_HOME");
-
-	if (home != NULL && home[0] != '/')
-		home = NULL;
-	if (xdg != NULL && xdg[0] == '/')
-		snprintf(cache_base, sizeof(cache_base), "%s", xdg);
-	else if (home != NULL)
-		snprintf(cache_base, sizeof(cache_base), "%s/.cache", home);
-	if (out->watch_fd >= 0 &&
-	    watch_start(steal_fd(&out->watch_fd), &inv->policy, home,
-		cache_base[0] != '\0' ? cache_base : NULL,
-		&inv->cred_masks) == 0)
-		return;
-	if (inv->denials && inv->verbosity > 0)
-		util_say(
-		    "refused writes are not told in this run: the kernel gave no seccomp listener");
-}
 
 /* The status first, then the go-ahead: the command starts after.  Then
  * relay until bwrap ends; returns what sbox-exec exits with. */
@@ -1278,7 +1291,6 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 		.holds = &spec->inv->holds,
 	};
 
-	start_watch(spec->inv, out);
 	/* Only what goes through the relay is filtered: a pipe or a file
 	 * is the command's own, untouched. */
 	if (!spec->inv->tty_unfiltered && l->t.master >= 0) {

@@ -752,8 +752,15 @@ watch_start(int fd, const struct policy *p, const char *home,
 	w.home = home;
 	w.cache_base = cache_base;
 	w.masks = masks;
-	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &w.sizes) < 0 ||
-	    pipe2(w.wake, O_CLOEXEC) < 0) {
+	/* The kernel's sizes, or this build's where it does not say
+	 * (a kernel before 5.5 has no listener to serve at all). */
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &w.sizes) < 0)
+		w.sizes = (struct seccomp_notif_sizes){
+			sizeof(struct seccomp_notif),
+			sizeof(struct seccomp_notif_resp),
+			sizeof(struct seccomp_data),
+		};
+	if (pipe2(w.wake, O_CLOEXEC) < 0) {
 		fd_close(&w.fd);
 		return -1;
 	}
@@ -762,6 +769,7 @@ watch_start(int fd, const struct policy *p, const char *home,
 	rc = pthread_create(&w.thread, NULL, watch_loop, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
+		errno = rc;
 		fd_close(&w.fd);
 		fd_close(&w.wake[0]);
 		fd_close(&w.wake[1]);
