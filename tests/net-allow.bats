@@ -454,11 +454,11 @@ EOF
 	assert_eq "$(wc -c <"$W/reached")" 0
 	assert_eq "$(wc -c <"$W/world/reached")" 0
 	# An address pattern covering one: the connection is made.
-	NETNS=$NET_HOST run hsbx --allow-host="peer.test:$PORT_WORLD" \
+	NETNS=$NET_HOST run --separate-stderr hsbx --allow-host="peer.test:$PORT_WORLD" \
 		--allow-host="11.22.33.7:$PORT_WORLD" -- \
 		curl -sS "http://peer.test:$PORT_WORLD/"
 	assert_eq "$output" "hello from 11.22.33.7"
-	NETNS=$NET_HOST run hsbx --allow-host="self.test:$PORT_HOST" \
+	NETNS=$NET_HOST run --separate-stderr hsbx --allow-host="self.test:$PORT_HOST" \
 		--allow-host="11.22.33.1:$PORT_HOST" -- \
 		curl -sS "http://self.test:$PORT_HOST/"
 	assert_eq "$output" "hello from 11.22.33.1"
