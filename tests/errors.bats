@@ -186,13 +186,21 @@ globs_literal() {
 # --- inside a sandbox ---------------------------------------------------
 
 nested() {
-	local mark tree
-	local -a inner
+	local mark tree d
+	local -a inner grant
 	# The tree the sbox-exec under test runs from (its files beside it),
-	# which may lie below /tmp, private inside.
+	# which may lie below /tmp, private inside; in a build directory apart
+	# from the sources (distcheck's), its data and profiles are symlinks
+	# into the sources, granted too.
 	tree=$(cd "$(dirname "$SBOX")/.." && pwd)
+	grant=(--ro "$tree")
+	for d in data profiles; do
+		if [ -L "$tree/$d" ]; then
+			grant+=(--ro "$(readlink -f "$tree/$d")")
+		fi
+	done
 	# Control: the outer sandbox runs, and shows the mark.
-	run --separate-stderr sbx --ro "$tree" -- sh -c 'echo "$SBOX_EXEC_SANDBOX"'
+	run --separate-stderr sbx "${grant[@]}" -- sh -c 'echo "$SBOX_EXEC_SANDBOX"'
 	assert_status 0
 	assert_eq "$output" 1
 	# The same sbox-exec, run inside it.
@@ -200,7 +208,7 @@ nested() {
 	for mark in keep drop; do
 		inner=()
 		[ "$mark" = keep ] || inner=(--unsetenv SBOX_EXEC_SANDBOX)
-		run --separate-stderr sbx --ro "$tree" "${inner[@]}" -- \
+		run --separate-stderr sbx "${grant[@]}" "${inner[@]}" -- \
 			"$SBOX" -- touch "$D/proj/ran"
 		assert_status 125
 		assert_eq "$output" ""
@@ -211,7 +219,7 @@ nested() {
 		refute_contains "$stderr" max_user_namespaces
 		refute_contains "$stderr" "owned by"
 		assert_absent "$D/proj/ran"
-		run --separate-stderr sbx --ro "$tree" "${inner[@]}" -- \
+		run --separate-stderr sbx "${grant[@]}" "${inner[@]}" -- \
 			"$SBOX" --check --json
 		assert_status 125
 		assert_eq "$(json_get "$output" status)" sandbox-probe-failed
