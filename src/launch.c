@@ -1178,6 +1178,27 @@ start_watch(const struct invocation *inv, struct ready_outcome *out,
 }
 
 /*
+ * Whether a path bwrap's words WORDS say it could not set up is gone from
+ * the host: removed since the launch planned it (a socket under /run and
+ * its directory, a credential file), which no sandbox needs hidden now.
+ */
+static bool
+setup_path_gone(const char *words)
+{
+	cleanup_strv struct strv paths = { 0 };
+	struct stat st;
+
+	if (words == NULL)
+		return false;
+	reason_setup_paths(words, &paths);
+	for (size_t i = 0; i < paths.n; i++)
+		if (lstat(paths.v[i], &st) < 0 &&
+		    (errno == ENOENT || errno == ENOTDIR))
+			return true;
+	return false;
+}
+
+/*
  * Wait for stage two to report in, then check from outside that what
  * answered is the sandbox asked for.  -1 with ERR set (and bwrap ended)
  * when it is not.
@@ -1193,10 +1214,13 @@ await_sandbox(struct launch *l, const struct launch_spec *spec,
 
 	if (ready_wait(l->ctrl, l->err_read, l->bwrap_pid,
 		inv->probe_timeout_ms, out) < 0) {
+		bool gone;
+
 		ready_collect_failure(l->err_read, l->bwrap_pid, out);
 		classify(spec, out, err);
+		gone = !out->timed_out && setup_path_gone(out->bwrap_stderr);
 		ready_outcome_free(out);
-		return -1;
+		return gone ? LAUNCH_REPLAN : -1;
 	}
 	verified = verify_sandbox(l->bwrap_pid, out->cmd_pid, inv->policy.net,
 	    filters, out->watch_fd >= 0, err);
@@ -1396,6 +1420,7 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	cleanup_launch struct launch l = LAUNCH_INIT;
 	struct ready_outcome out;
 	struct deadline dl;
+	int rc;
 
 	/* From the start: creation counts (TIMEOUT AND LIMITS). */
 	deadline_start(&dl,
@@ -1408,9 +1433,11 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 		fputs("sbox-exec: running: ", stderr);
 		print_argv(stderr, l.cmd.argv.v);
 	}
-	if (start_bwrap(&l, spec, err) < 0 ||
-	    await_sandbox(&l, spec, &out, err) < 0)
+	if (start_bwrap(&l, spec, err) < 0)
 		return -1;
+	rc = await_sandbox(&l, spec, &out, err);
+	if (rc < 0)
+		return rc;
 	if (spec->inv->mode == MODE_CHECK) {
 		*exit_code = 0;
 		return finish_check(&l, spec, &out, err);

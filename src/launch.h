@@ -30,6 +30,13 @@ struct launch_spec {
 	void *ready_ctx;
 };
 
+/*
+ * launch_sandbox()'s answer when bwrap could not set up a path that is
+ * gone from the host since the launch planned it: nothing ran, and the
+ * caller may plan the sandbox again and launch once more.
+ */
+#define LAUNCH_REPLAN (-2)
+
 int launch_sandbox(const struct launch_spec *, int *, struct sbox_error *);
 int launch_print(const struct invocation *, const struct located *,
     struct sbox_error *);

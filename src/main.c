@@ -39,6 +39,9 @@
 #include "sysctl.h"
 #include "util.h"
 
+/* Launches of one run at most, when paths vanish as it plans (below). */
+#define LAUNCH_TRIES 5
+
 struct reporter {
 	const struct invocation *inv;
 	int *sockets; /* connected, or -1 when unreachable */
@@ -431,6 +434,40 @@ after_run(struct invocation *inv, int code, char **argv,
 	say_exit(code);
 }
 
+/*
+ * The launch, planned again when bwrap could not set up a path removed
+ * from the host after the plan named it (LAUNCH_REPLAN): a socket that
+ * came and went under /run, or a credential file deleted, must not fail
+ * a launch.  Nothing ran; a few tries at most, and the last refusal
+ * stands.  The notices and warnings were said already.
+ */
+static void
+launch_planned(struct reporter *rep, struct invocation *inv,
+    const struct launch_spec *spec, int argc, char **argv, int *code)
+{
+	struct sbox_error err = { 0 };
+
+	for (int tries = 1;; tries++) {
+		int rc = launch_sandbox(spec, code, &err);
+
+		if (rc == 0)
+			return;
+		if (rc == LAUNCH_REPLAN && tries == LAUNCH_TRIES)
+			sbox_error_hint(&err,
+			    "what the sandbox masks (a socket, a file) was removed from the host while the sandbox was set up, on each of %d tries; run it again once that is done",
+			    LAUNCH_TRIES);
+		if (rc != LAUNCH_REPLAN || tries == LAUNCH_TRIES)
+			refuse(rep, &err);
+		sbox_error_clear(&err);
+		protect_release(&inv->holds);
+		cli_free(inv);
+		(void)cli_parse(inv, argc, argv);
+		(void)resolve_invocation(inv);
+		if (inv->err.detail != NULL)
+			refuse(rep, &inv->err);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -500,8 +537,7 @@ main(int argc, char **argv)
 	denial_setup(inv.verbosity, getenv("HOME"));
 	/* The clock file times come from: nothing changed later is older. */
 	clock_gettime(CLOCK_REALTIME_COARSE, &start);
-	if (launch_sandbox(&spec, &code, &err) < 0)
-		refuse(&rep, &err);
+	launch_planned(&rep, &inv, &spec, argc, argv, &code);
 	if (inv.mode == MODE_RUN)
 		after_run(&inv, code, argv, &start);
 	/* --check --json: the answer is the line on stdout. */

@@ -13,6 +13,8 @@
 
 #include "sbox.h"
 
+struct strv;
+
 struct ready_outcome {
 	bool ready; /* stage two reported in */
 	bool timed_out;
@@ -50,5 +52,6 @@ struct reason_host {
 void reason_classify(const struct ready_outcome *, long,
     const struct reason_host *, struct sbox_error *);
 void reason_nested(const char *, struct sbox_error *);
+void reason_setup_paths(const char *, struct strv *);
 
 #endif

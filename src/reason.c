@@ -135,6 +135,58 @@ reason_nested(const char *said, struct sbox_error *err)
 	    "run this sbox-exec outside the sandbox, or run the command directly: it is sandboxed already");
 }
 
+/* PATH without bwrap's own prefix for the new or the old root. */
+static void
+add_setup_path(struct strv *v, const char *path, size_t len)
+{
+	static const char *const roots[] = { "/newroot/", "/oldroot/" };
+
+	for (size_t i = 0; i < N_ELEMENTS(roots); i++) {
+		size_t n = strlen(roots[i]) - 1;
+
+		if (len > n && strncmp(path, roots[i], n + 1) == 0) {
+			path += n;
+			len -= n;
+			break;
+		}
+	}
+	if (len > 0 && path[0] == '/')
+		strv_take(v, xstrndup(path, len));
+}
+
+/*
+ * The host paths bwrap's words TEXT say it could not set up, added to V:
+ * "Can't mkdir P: why", "Can't create file at P: why", "Can't bind mount
+ * A on B: why" (both).  A path is what runs from the first " /" after
+ * "Can't " to the line's last ": ".  launch.c asks whether they still
+ * exist: one removed since the launch planned it (a socket's directory
+ * under /run, say) makes the launch plan again.
+ */
+void
+reason_setup_paths(const char *text, struct strv *v)
+{
+	for (const char *s = text; (s = strstr(s, "Can't ")) != NULL;) {
+		const char *eol = strchrnul(s, '\n');
+		const char *start = NULL, *end = NULL, *on;
+
+		for (const char *c = s; c + 1 < eol; c++) {
+			if (start == NULL && c[0] == ' ' && c[1] == '/')
+				start = c + 1;
+			if (c[0] == ':' && c[1] == ' ')
+				end = c;
+		}
+		if (start != NULL && end != NULL && end > start) {
+			on = memmem(start, (size_t)(end - start), " on /", 5);
+			if (on != NULL) {
+				add_setup_path(v, start, (size_t)(on - start));
+				start = on + 4;
+			}
+			add_setup_path(v, start, (size_t)(end - start));
+		}
+		s = eol;
+	}
+}
+
 /* Turn bwrap's words into a detail, and a hint where one is known; HOST
  * (or NULL) says what the host's settings add to them. */
 void

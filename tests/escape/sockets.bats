@@ -508,3 +508,54 @@ _socket_made_later() {
 	BIND=$(payload bind-unix.py)
 	each_user _socket_made_later
 }
+
+# Sockets (and their directories) that come and go under /run while
+# launches plan their masks: a launch that finds one bwrap can no longer
+# mount over is planned again, never refused (sbox-exec(1), HOST
+# PROTECTION).  CHURN_DIR holds the directories; CHURN_COUNT how many
+# came and went.
+_run_churn() {
+	local i before failed=0
+	before=$(cat "$CHURN_COUNT")
+	for i in $(seq 60); do
+		run --separate-stderr sbx -- true
+		if [ "$status" != 0 ]; then
+			failed=$((failed + 1))
+			echo "launch $i: $status: $stderr" >&2
+		fi
+	done
+	assert_eq "$failed" 0
+	# Control: sockets did come and go meanwhile.
+	[ "$(($(cat "$CHURN_COUNT") - before))" -ge 10 ] ||
+		{ echo "the churn did not run: $before -> $(cat "$CHURN_COUNT")" >&2; return 1; }
+}
+
+@test "sockets that come and go under /run while a launch plans its masks never fail it" {
+	requires root python3
+	CHURN_DIR=$(mktemp -d /run/sbox-test-churn-XXXXXX)
+	on_teardown "rm -rf $(printf %q "$CHURN_DIR")"
+	CHURN_COUNT=$(scratch_dir)/count
+	echo 0 >"$CHURN_COUNT"
+	# shellcheck disable=SC2016
+	bg "$PY" -c '
+import os, shutil, socket, sys, tempfile, time
+top, count = sys.argv[1], sys.argv[2]
+n = 0
+# Each lives about as long as a launch takes to plan and mount: about
+# one launch in ten meets one that is gone when bwrap mounts.
+while True:
+    d = tempfile.mkdtemp(dir=top)
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(os.path.join(d, "s"))
+    s.close()
+    time.sleep(0.008)
+    shutil.rmtree(d)
+    time.sleep(0.1)
+    n += 1
+    if n % 2 == 0:
+        with open(count + ".new", "w") as f:
+            f.write("%d\n" % n)
+        os.rename(count + ".new", count)
+' "$CHURN_DIR" "$CHURN_COUNT"
+	each_user _run_churn
+}

@@ -252,9 +252,55 @@ test_nested_lookup(void)
 	sbox_error_clear(&e);
 }
 
+/* The paths bwrap could not set up, from its words; WANT joined by '|'. */
+static void
+setup_paths(const char *text, const char *want)
+{
+	struct strv v = { 0 };
+	struct buf b = { 0 };
+
+	reason_setup_paths(text, &v);
+	for (size_t i = 0; i < v.n; i++) {
+		if (i > 0)
+			buf_adds(&b, "|");
+		buf_adds(&b, v.v[i]);
+	}
+	ok(strcmp(b.s ? b.s : "", want) == 0,
+	    "setup paths of '%s': '%s' (got '%s')", text, want, b.s ? b.s : "");
+	free(b.s);
+	strv_clear(&v);
+}
+
+static void
+test_setup_paths(void)
+{
+	setup_paths("bwrap: Can't mkdir /run/sbox-x: Read-only file system\n",
+	    "/run/sbox-x");
+	setup_paths(
+	    "bwrap: Can't mkdir parents for /run/a b/s: Read-only file system\n",
+	    "/run/a b/s");
+	setup_paths(
+	    "bwrap: Can't create file at /newroot/home/u/.netrc: No such file or directory\n",
+	    "/home/u/.netrc");
+	setup_paths(
+	    "bwrap: Can't bind mount /oldroot/dev/null on /newroot/run/x/s: No such file or directory\n",
+	    "/dev/null|/run/x/s");
+	setup_paths("bwrap: Can't find source path /a:b: No such file\n",
+	    "/a:b");
+	setup_paths(
+	    "first line\nbwrap: Can't mkdir /x: y\nbwrap: Can't mkdir /z: w",
+	    "/x|/z");
+	setup_paths(
+	    "bwrap: Creating new namespace failed: No space left on device\n",
+	    "");
+	setup_paths("bwrap: Can't do it\n", "");
+	setup_paths("", "");
+}
+
 int
 main(void)
 {
+	test_setup_paths();
 	test_nested();
 	test_nested_lookup();
 	test_hints();
