@@ -220,6 +220,34 @@ denial_report(enum denial_kind kind, const char *what, const char *call,
 	}
 }
 
+/* Whether a new refusal would be more than counted: kept for the summary
+ * and --learn, given a line, or sent as an event; a refusal past all
+ * three needs no grant worked out for it. */
+bool
+denial_wanted(void)
+{
+	bool wanted;
+
+	pthread_mutex_lock(&st.lock);
+	wanted = st.n < DENIAL_KEEP ||
+	    (st.verbosity >= 0 && !st.quiet && st.lines < DENIAL_LINES) ||
+	    events_wanted();
+	pthread_mutex_unlock(&st.lock);
+	return wanted;
+}
+
+/* Whether a new refusal would still get a line of its own on stderr. */
+bool
+denial_lines_left(void)
+{
+	bool left;
+
+	pthread_mutex_lock(&st.lock);
+	left = st.verbosity >= 0 && !st.quiet && st.lines < DENIAL_LINES;
+	pthread_mutex_unlock(&st.lock);
+	return left;
+}
+
 /*
  * The proxy's word on HOST, port PORT: REFUSED by the allow-list (WHY its
  * reason), or allowed but not resolved or not reached (WHY says which).

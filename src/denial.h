@@ -45,6 +45,8 @@ void denial_setup(int, const char *);
 void denial_report(enum denial_kind, const char *, const char *,
     const struct denial_grant *);
 void denial_net(const char *, int, bool, const char *);
+bool denial_lines_left(void);
+bool denial_wanted(void);
 void denial_quiet(void);
 size_t denial_count(void);
 void denial_summary(int, char **, char **);

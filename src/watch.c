@@ -45,6 +45,10 @@
 #include "util.h"
 #include "watch.h"
 
+/* From Linux 6.6's <linux/seccomp.h>, which older headers lack. */
+#define WATCH_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#define WATCH_NOTIF_FD_SYNC_WAKE_UP 1
+
 
 /* What a watched call does to its path: the rules that tell, from the
  * host's view of the path, whether the sandbox refused it. */
@@ -547,6 +551,10 @@ say_write(const struct mount *m, const char *abs, const char *call)
 	const char *cred;
 	mode_t mode = 0;
 
+	if (!denial_wanted()) {
+		denial_report(DENIAL_WRITE, abs, call, NULL);
+		return;
+	}
 	/* The home directory hidden whole is no store to keep: below it,
 	 * the usual grant. */
 	if (m != NULL && m->protection &&
@@ -616,6 +624,25 @@ say_write(const struct mount *m, const char *abs, const char *call)
 	denial_report(DENIAL_WRITE, abs, call, &g);
 }
 
+/*
+ * realpath(3) of DIR, the last answer remembered: a command refused in a
+ * loop asks about one directory again and again, and each answer costs a
+ * readlink(2) per component.  Only this thread asks.
+ */
+static char *
+real_dir(const char *dir)
+{
+	static char *last_dir, *last_real;
+
+	if (last_dir == NULL || strcmp(last_dir, dir) != 0) {
+		free(last_dir);
+		free(last_real);
+		last_dir = xstrdup(dir);
+		last_real = realpath(dir, NULL);
+	}
+	return last_real != NULL ? xstrdup(last_real) : NULL;
+}
+
 /* Decide what S saw, after the call was let go. */
 static void
 decide(struct seen *s)
@@ -640,7 +667,7 @@ decide(struct seen *s)
 		}
 		/* Through the host's links where the parent is there. */
 		parent = parent_of(abs);
-		if ((real = realpath(parent, NULL)) != NULL &&
+		if ((real = real_dir(parent)) != NULL &&
 		    strcmp(real, parent) != 0 && strcmp(abs, "/") != 0) {
 			char *joined = util_path_join(real,
 			    strrchr(abs, '/') + 1);
@@ -714,18 +741,29 @@ watch_loop(void *arg)
 				continue;
 			break;
 		}
-		/* Decided before the call goes on, so that the line comes
-		 * before the command's own words about the failure; what is
-		 * decided here is bounded (a few lstat calls on the host) and
-		 * the line is dropped rather than waited for (denial.c). */
-		if (read_call(req, s) == 0 &&
-		    ioctl(w.fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0)
+		/* What the call names is read while it waits (the caller's
+		 * memory and working directory); what it means is decided on
+		 * the host's files alone.  While refusals still get a line of
+		 * their own, that is done before the call goes on, so that
+		 * the line comes before the command's own words about the
+		 * failure; after, while the call goes on, so that a command
+		 * refused thousands of times is not held up for each.  What
+		 * is decided is bounded (a few lstat calls) and a line is
+		 * dropped rather than waited for (denial.c). */
+		bool now,
+		    seen = read_call(req, s) == 0 &&
+		    ioctl(w.fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0;
+
+		now = seen && denial_lines_left();
+		if (now)
 			decide(s);
 		memset(resp, 0, w.sizes.seccomp_notif_resp);
 		resp->id = req->id;
 		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
 		/* ENOENT: the caller is gone, or a signal ended its wait. */
 		(void)ioctl(w.fd, SECCOMP_IOCTL_NOTIF_SEND, resp);
+		if (seen && !now)
+			decide(s);
 	}
 	free(req);
 	free(resp);
@@ -764,6 +802,11 @@ watch_start(int fd, const struct policy *p, const char *home,
 		fd_close(&w.fd);
 		return -1;
 	}
+	/* Linux 6.6 and later: a watched call and this thread hand over on
+	 * one CPU, without a trip through the scheduler each way; where the
+	 * kernel does not know the flag, it is the same answer, slower. */
+	(void)ioctl(w.fd, WATCH_IOCTL_NOTIF_SET_FLAGS,
+	    (__u64)WATCH_NOTIF_FD_SYNC_WAKE_UP);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	rc = pthread_create(&w.thread, NULL, watch_loop, NULL);
