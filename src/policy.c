@@ -120,6 +120,26 @@ policy_user_named(const struct policy *p, const char *path)
 	return false;
 }
 
+/*
+ * Whether a grant the user asked for shows host files at or below ABOVE
+ * on the way to PATH (ABOVE itself, or a directory between the two): a
+ * mask on ABOVE then does not keep PATH out of sight, since naming a
+ * masked path lifts its mask and a grant below one shows what it holds.
+ */
+bool
+policy_user_shows(const struct policy *p, const char *above, const char *path)
+{
+	for (size_t i = 0; i < p->nmounts; i++) {
+		const struct mount *m = &p->mounts[i];
+
+		if (m->seq >= SEQ_USER && policy_mount_from_host(m->kind) &&
+		    util_path_within(m->dest, above) &&
+		    util_path_within(path, m->dest))
+			return true;
+	}
+	return false;
+}
+
 void
 policy_add_env(struct policy *p, enum env_kind kind, const char *name,
     const char *value)

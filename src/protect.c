@@ -577,13 +577,16 @@ existing_realpath(const char *path)
 	return realpath(path, NULL);
 }
 
-/* Whether a hide already planned covers PATH (or PATH itself). */
+/* Whether a hide already planned keeps PATH (or PATH itself) out of
+ * sight: not when a grant of the user's shows it through the hide. */
 static bool
 plan_hides(const struct plan *pl, const char *path)
 {
 	for (size_t i = 0; i < pl->n; i++)
 		if (pl->v[i].want == WANT_HIDE &&
-		    util_path_within(path, pl->v[i].path))
+		    util_path_within(path, pl->v[i].path) &&
+		    (pl->policy == NULL ||
+			!policy_user_shows(pl->policy, pl->v[i].path, path)))
 			return true;
 	return false;
 }

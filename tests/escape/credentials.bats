@@ -659,3 +659,48 @@ _profile_shadow() {
 	assert_status 125
 	refute_contains "$output" command-started
 }
+
+# As root, root's home directory is masked whole unless named; a store on
+# the credential list inside it stays masked when a grant names the home
+# or a directory between the home and the store (HOST PROTECTION: naming
+# a masked path lifts only its own mask).  The store is added by the
+# user's own list, with its absolute path.
+_root_home_store() {
+	local d top secret
+	d=$(scratch_dir)
+	top=$(mktemp -d "$ROOT_HOME/sbox-test-store.XXXXXX")
+	on_teardown "rm -rf $(printf %q "$top")"
+	secret="sbox-test-secret-$RANDOM$RANDOM"
+	mkdir -p "$top/tokens"
+	printf '%s\n' "$secret" >"$top/tokens/prod"
+	export HOME=$d/home
+	mkdir -p "$HOME/.config/sbox-exec"
+	unset XDG_CONFIG_HOME
+	# Control: on no list, a grant of the home shows it.
+	run sbx --ro "$ROOT_HOME" -- cat "$top/tokens/prod"
+	assert_status 0
+	assert_eq "$output" "$secret"
+
+	printf '%s\n' "$top/tokens" >"$HOME/.config/sbox-exec/credentials"
+	local grant
+	for grant in "--ro $ROOT_HOME" "--rw $ROOT_HOME" "--ro $top" "--rw $top"; do
+		# shellcheck disable=SC2086 # two words
+		run sbx $grant -- sh -c 'echo started; ls -A "$1"; cat "$1/prod"' sh "$top/tokens"
+		assert_contains "$output" started
+		refute_contains "$output" "$secret"
+		! grep -qx prod <<<"$output" || { echo "ls shows prod with $grant" >&2; return 1; }
+	done
+	assert_file "$top/tokens/prod" "$secret"
+	# Naming the store itself shows it, as the manual says.
+	run sbx --ro "$top/tokens" -- cat "$top/tokens/prod"
+	assert_status 0
+	assert_eq "$output" "$secret"
+}
+
+@test "as root, a store inside root's own home stays masked when a grant names the home or a directory above the store" {
+	requires root
+	ROOT_HOME=$(getent passwd root | cut -d: -f6)
+	[ -d "$ROOT_HOME" ] && [ "$ROOT_HOME" != / ] ||
+		skip_or_fail "root's home directory ($ROOT_HOME) is not a directory of its own"
+	SBOX=$SBOX_EXEC AS="" _root_home_store
+}
