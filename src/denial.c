@@ -68,6 +68,8 @@ kind_word(enum denial_kind k)
 		return "write";
 	case DENIAL_SOCKET:
 		return "connect";
+	case DENIAL_READ:
+		return "read";
 	case DENIAL_HOST:
 		return "network";
 	case DENIAL_UNRESOLVED:
@@ -99,6 +101,9 @@ render_line(const struct entry *e)
 		buf_addf(&b,
 		    "refused: connect to %s (a socket hidden in the sandbox)",
 		    e->what);
+		break;
+	case DENIAL_READ:
+		buf_addf(&b, "hidden: %s of %s", e->call, e->what);
 		break;
 	case DENIAL_HOST:
 		buf_addf(&b, "refused %s (%s)", e->what, e->call);
@@ -147,12 +152,15 @@ emit_event(const struct entry *e)
 {
 	struct event ev;
 
-	if (e->kind != DENIAL_WRITE && e->kind != DENIAL_SOCKET)
+	if (e->kind != DENIAL_WRITE && e->kind != DENIAL_SOCKET &&
+	    e->kind != DENIAL_READ)
 		return;
 	event_start(&ev,
-	    e->kind == DENIAL_WRITE ? "fs-denied" : "socket-denied");
+	    e->kind == DENIAL_WRITE	 ? "fs-denied" :
+		e->kind == DENIAL_SOCKET ? "socket-denied" :
+					   "hidden-read");
 	event_str(&ev, "path", e->what);
-	if (e->kind == DENIAL_WRITE)
+	if (e->kind != DENIAL_SOCKET)
 		event_str(&ev, "call", e->call);
 	if (e->option != NULL) {
 		cleanup_buf struct buf opt = { 0 };

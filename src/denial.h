@@ -2,8 +2,8 @@
  * denial.h - what the sandbox refused while the command ran, told as it
  * happens and summed up at the end (DENIALS in sbox-exec(1)).
  *
- * A denial is a write outside the grants or a connection to a hidden
- * socket (seen by watch.c), or a host the proxy refused or could not
+ * A denial is a write outside the grants, a read of a hidden credential
+ * or a connection to a hidden socket (seen by watch.c), or a host the proxy refused or could not
  * reach (netproxy.c).  Each distinct one is said once on stderr, with the
  * option that would allow it, up to DENIAL_LINES lines a run; each is an
  * event on --log-fd; at most DENIAL_KEEP are kept for the summary and for
@@ -22,6 +22,7 @@
 enum denial_kind {
 	DENIAL_WRITE,	   /* a write the file system refused */
 	DENIAL_SOCKET,	   /* a connection to a hidden unix socket */
+	DENIAL_READ,	   /* a hidden credential opened or listed */
 	DENIAL_HOST,	   /* a host the allow-list refused */
 	DENIAL_UNRESOLVED, /* an allowed name that did not resolve */
 	DENIAL_UNREACHED,  /* an allowed host that could not be reached */

@@ -1167,8 +1167,8 @@ start_watch(const struct invocation *inv, struct ready_outcome *out,
 		snprintf(cache_base, sizeof(cache_base), "%s", xdg);
 	else if (home != NULL)
 		snprintf(cache_base, sizeof(cache_base), "%s/.cache", home);
-	if (watch_start(steal_fd(&out->watch_fd), &inv->policy, home,
-		cache_base[0] != '\0' ? cache_base : NULL,
+	if (watch_start(steal_fd(&out->watch_fd), out->cmd_pid, &inv->policy,
+		home, cache_base[0] != '\0' ? cache_base : NULL,
 		&inv->cred_masks) == 0)
 		return 0;
 	sbox_error_set(err, SBOX_PROBE_FAILED,

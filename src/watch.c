@@ -5,14 +5,21 @@
  *
  * The thread reads what it needs from the caller of a call (its path
  * arguments, its working directory) while the call waits, checks that
- * the call is still the one it was told about, answers "carry on", and
- * only then decides.  So the sandboxed process waits for one read of its
- * memory and two of /proc, never for the decision, a lookup on the host
- * or a write to stderr; a process that dies mid-call, a path that cannot
- * be read or a flood of calls cost the launcher nothing it keeps.  The
- * decision is the policy's (policy_mount_for()): a write that lands on a
- * read-only, hidden or absent mount is refused there, whatever the
- * command makes of the error.
+ * the call is still the one it was told about, and answers "carry on".
+ * It decides before answering while refusals still get lines of their
+ * own (so that the line comes before the command's own words), after
+ * answering once they no longer do (so that a flood waits for one read
+ * of its memory and one of /proc, not for lookups on the host).  A
+ * process that dies mid-call, a path that cannot be read or a flood of
+ * calls cost the launcher nothing it keeps.  The decision is the
+ * policy's (policy_mount_for()): a write that lands on a read-only,
+ * hidden or absent mount is refused there, whatever the command makes of
+ * the error.
+ *
+ * Reads are not sent through the filter (every open would wait for the
+ * launcher).  What the credential list hides is watched instead, with
+ * inotify on the empty stand-ins inside the sandbox: opening one (or
+ * listing an emptied directory) is told as a read of a hidden credential.
  */
 #include "config.h"
 
@@ -29,6 +36,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -247,7 +255,10 @@ static struct {
 	const char *cache_base;	  /* where tools' caches go, or NULL */
 	const struct strv *masks; /* the credential list's paths */
 	struct seccomp_notif_sizes sizes;
-} w = { .fd = -1, .wake = { -1, -1 } };
+	int hidden_fd;		  /* inotify on the credentials' stand-ins */
+	const struct mount **wds; /* by watch descriptor, or NULL */
+	size_t nwds;
+} w = { .fd = -1, .wake = { -1, -1 }, .hidden_fd = -1 };
 
 /* The descriptors the thread needs, added to KEEP (*N so far). */
 void
@@ -258,6 +269,8 @@ watch_keep_fds(int *keep, size_t *n)
 	keep[(*n)++] = w.fd;
 	keep[(*n)++] = w.wake[0];
 	keep[(*n)++] = w.wake[1];
+	if (w.hidden_fd >= 0)
+		keep[(*n)++] = w.hidden_fd;
 }
 
 /* What one notification carried, read while the call waited. */
@@ -707,6 +720,88 @@ decide(struct seen *s)
 	}
 }
 
+/*
+ * The credential list's stand-ins opened inside the sandbox (the events
+ * on w.hidden_fd): each a read of a hidden credential, told once; true
+ * when there were events to read.  The
+ * file reads as empty, the directory lists as empty; nothing tells the
+ * command otherwise.
+ */
+static bool
+hidden_opened(void)
+{
+	char buf[4096]
+	    __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n = read(w.hidden_fd, buf, sizeof(buf));
+
+	for (ssize_t i = 0;
+	     n > 0 && i + (ssize_t)sizeof(struct inotify_event) <= n;) {
+		const struct inotify_event *ev = (const void *)(buf + i);
+		const struct mount *m;
+		struct denial_grant g = { 0 };
+		cleanup_free char *note = NULL;
+
+		i += (ssize_t)sizeof(*ev) + (ssize_t)ev->len;
+		if ((ev->mask & IN_OPEN) == 0 || ev->wd < 0 ||
+		    (size_t)ev->wd >= w.nwds || (m = w.wds[ev->wd]) == NULL)
+			continue;
+		note = xasprintf(
+		    "on the credential list, so it %s empty in the sandbox (HOST PROTECTION in sbox-exec(1)); no option is suggested: a grant that names %s shows it, a choice to make by hand",
+		    m->kind == MOUNT_HIDE_DIR ? "lists as" : "reads as",
+		    m->dest);
+		g.note = note;
+		denial_report(DENIAL_READ, m->dest,
+		    m->kind == MOUNT_HIDE_DIR ? "list" : "open", &g);
+	}
+	return n > 0;
+}
+
+/*
+ * Watch the stand-ins for the credential list's paths in the sandbox
+ * whose stage two is PID (as seen here), through its root: the empty
+ * files and directories bwrap made, not the host's.  Before the command
+ * starts, so that nothing inside can have moved them.  What cannot be
+ * watched is not told; the sandbox is the same.
+ */
+static void
+watch_hidden(pid_t pid)
+{
+	const struct policy *p = w.policy;
+
+	if (w.masks == NULL || w.masks->n == 0)
+		return;
+	for (size_t i = 0; i < p->nmounts; i++) {
+		const struct mount *m = &p->mounts[i];
+		cleanup_free char *at = NULL;
+		bool listed = false;
+		int wd;
+
+		if (m->kind != MOUNT_HIDE_FILE && m->kind != MOUNT_HIDE_DIR)
+			continue;
+		for (size_t j = 0; j < w.masks->n && !listed; j++)
+			listed = strcmp(w.masks->v[j], m->dest) == 0;
+		if (!listed)
+			continue;
+		if (w.hidden_fd < 0 &&
+		    (w.hidden_fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK)) < 0)
+			return;
+		at = xasprintf("/proc/%ld/root%s", (long)pid, m->dest);
+		wd = inotify_add_watch(w.hidden_fd, at,
+		    IN_OPEN | IN_DONT_FOLLOW);
+		if (wd < 0)
+			continue;
+		if ((size_t)wd >= w.nwds) {
+			size_t n = (size_t)wd + 16;
+
+			w.wds = xreallocarray(w.wds, n, sizeof(*w.wds));
+			for (size_t k = w.nwds; k < n; k++)
+				w.wds[k] = NULL;
+			w.nwds = n;
+		}
+		w.wds[wd] = m;
+	}
+}
+
 static void *
 watch_loop(void *arg)
 {
@@ -721,15 +816,21 @@ watch_loop(void *arg)
 	(void)syscall(SYS_sched_setscheduler, 0, SCHED_OTHER,
 	    &(struct sched_param){ 0 });
 	while (req != NULL && resp != NULL && s != NULL) {
-		struct pollfd pfd[2] = { { w.fd, POLLIN, 0 },
-			{ w.wake[0], POLLIN, 0 } };
-		if (poll(pfd, 2, -1) < 0) {
+		struct pollfd pfd[3] = { { w.fd, POLLIN, 0 },
+			{ w.wake[0], POLLIN, 0 }, { w.hidden_fd, POLLIN, 0 } };
+		if (poll(pfd, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
-		if (pfd[1].revents != 0)
+		if (pfd[2].revents & POLLIN)
+			(void)hidden_opened();
+		if (pfd[1].revents != 0) {
+			/* The command ended: what it opened last is told. */
+			while (w.hidden_fd >= 0 && hidden_opened())
+				;
 			break;
+		}
 		if ((pfd[0].revents & POLLIN) == 0) {
 			if (pfd[0].revents != 0)
 				break; /* everything under the filter ended */
@@ -779,7 +880,7 @@ watch_loop(void *arg)
  * with no denials told, and the caller says so.
  */
 int
-watch_start(int fd, const struct policy *p, const char *home,
+watch_start(int fd, pid_t pid, const struct policy *p, const char *home,
     const char *cache_base, const struct strv *masks)
 {
 	sigset_t all, old;
@@ -807,6 +908,7 @@ watch_start(int fd, const struct policy *p, const char *home,
 	 * kernel does not know the flag, it is the same answer, slower. */
 	(void)ioctl(w.fd, WATCH_IOCTL_NOTIF_SET_FLAGS,
 	    (__u64)WATCH_NOTIF_FD_SYNC_WAKE_UP);
+	watch_hidden(pid);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	rc = pthread_create(&w.thread, NULL, watch_loop, NULL);
@@ -834,4 +936,8 @@ watch_stop(void)
 	fd_close(&w.fd);
 	fd_close(&w.wake[0]);
 	fd_close(&w.wake[1]);
+	fd_close(&w.hidden_fd);
+	free(w.wds);
+	w.wds = NULL;
+	w.nwds = 0;
 }

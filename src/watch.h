@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "policy.h"
 #include "util.h"
@@ -29,7 +30,7 @@ struct sock_filter;
 
 size_t watch_build(struct sock_filter *, size_t);
 int watch_install(void);
-int watch_start(int, const struct policy *, const char *, const char *,
+int watch_start(int, pid_t, const struct policy *, const char *, const char *,
     const struct strv *);
 void watch_stop(void);
 void watch_keep_fds(int *, size_t *);

@@ -283,3 +283,45 @@ _unwatched() {
 @test "without --watch: the same refusal, and nothing said of the write" {
 	each_user _unwatched
 }
+
+# A store on the credential list, inside a grant of the home: it reads
+# (or lists) as empty inside, and with --watch the read is told, by path
+# only; its contents never (HOST PROTECTION, DENIALS).
+_hidden_read() {
+	local secret="sbox-test-secret-$RANDOM$RANDOM"
+	tree
+	usr sh -c 'umask 077; printf "%s\n" "$2" >"$1/.netrc"; mkdir "$1/.aws"; printf "%s\n" "$2" >"$1/.aws/credentials"' \
+		sh "$H" "$secret"
+	# Control: unsandboxed, the user reads both.
+	run usr cat "$H/.netrc" "$H/.aws/credentials"
+	assert_eq "$output" "$secret"$'\n'"$secret"
+
+	run --separate-stderr sbx --watch --ro "$H" --log-fd=3 -- \
+		sh -c 'cat "$1/.netrc"; ls -A "$1/.aws"; echo "status $?"' sh "$H" 3>"$D/events"
+	assert_status 0
+	# The command sees what it saw before: an empty file, an empty directory.
+	assert_eq "$output" "status 0"
+	refute_contains "$stderr" "$secret"
+	assert_contains "$stderr" "sbox-exec: hidden: open of $H/.netrc; on the credential list, so it reads as empty in the sandbox"
+	assert_contains "$stderr" "sbox-exec: hidden: list of $H/.aws; on the credential list, so it lists as empty in the sandbox"
+	assert_contains "$stderr" "no option is suggested"
+	assert_eq "$(jq -c 'select(.event == "hidden-read")' "$D/events")" \
+		'{"event":"hidden-read","path":"'"$H/.netrc"'","call":"open"}'$'\n''{"event":"hidden-read","path":"'"$H/.aws"'","call":"list"}'
+	refute_contains "$(cat "$D/events")" "$secret"
+	# --learn grants none of it: a comment says what it is.
+	run --separate-stderr sbx --learn="$D/p.policy" --ro "$H" -- cat "$H/.netrc"
+	assert_status 0
+	run grep -v '^#' "$D/p.policy"
+	assert_eq "$output" ""
+	assert_contains "$(cat "$D/p.policy")" "# read $H/.netrc (open): on the credential list"
+	# Without --watch, the same empty file and nothing said.
+	run --separate-stderr sbx --ro "$H" -- cat "$H/.netrc"
+	assert_status 0
+	assert_eq "$output" ""
+	refute_contains "$stderr" "sbox-exec:"
+}
+
+@test "with --watch a read of a hidden credential is told by path, never its contents, and --learn grants none" {
+	requires jq
+	each_user _hidden_read
+}
