@@ -38,20 +38,10 @@ def main():
                                    "--"] + cmd,
                                   check=True, capture_output=True,
                                   text=True).stdout
+            # It runs as printed (sbox-exec(1), --print): no seccomp
+            # filter, hidden files from /dev/null, as the benchmark's
+            # raw bwrap runs.
             argv = shlex.split(line)
-            # Without sbox-exec's filter program to read, as the
-            # benchmark's raw bwrap runs.
-            if "--seccomp" in argv:
-                at = argv.index("--seccomp")
-                del argv[at:at + 2]
-            # Hidden files are read from descriptors the printed line
-            # expects open on /dev/null (sbox-exec(1), --print).
-            fds = [argv[i + 1] for i, a in enumerate(argv)
-                   if a == "--ro-bind-data"]
-            if fds:
-                argv = ["sh", "-c", "exec %s; exec \"$@\"" %
-                        " ".join("%s</dev/null" % fd for fd in fds),
-                        "sh"] + argv
             procs.append((subprocess.Popen(argv), None))
         else:
             r, w = os.pipe()

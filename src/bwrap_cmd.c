@@ -94,6 +94,18 @@ add_mount(struct strv *sv, const struct mount *m, int target)
 		strv_add(sv, m->dest);
 		break;
 	case MOUNT_HIDE_FILE:
+		if (target < 0) {
+			/*
+			 * No descriptor (a line for a shell, --print): the
+			 * host's /dev/null, which reads empty.  A device
+			 * bind, since bwrap's other binds forbid opening
+			 * any device; what is written to it is lost.
+			 */
+			strv_add(sv, "--dev-bind");
+			strv_add(sv, "/dev/null");
+			strv_add(sv, m->dest);
+			break;
+		}
 		/* An empty file: bwrap copies the descriptor's (no) data. */
 		strv_add(sv, "--ro-bind-data");
 		strv_addf(sv, "%d", target);
@@ -165,9 +177,9 @@ add_env(struct strv *sv, const struct policy *p)
 
 /*
  * Take IN's descriptors in a fixed order, whatever the order of the words
- * naming them: the hidden files' (3 and up, before anything else, as
- * sbox-exec(1) says for --print), the filter's, the binds'.  Each mount's
- * number goes to TARGETS.
+ * naming them: the hidden files' (3 and up, before anything else), the
+ * filter's, the binds'.  Each mount's number goes to TARGETS, -1 for one
+ * without a descriptor.
  */
 static int
 take_input_fds(struct bwrap_cmd *c, const struct policy *p,

@@ -8,13 +8,14 @@
  * under (3 and up, in the order taken, around the descriptors kept as
  * they are), and the argument vector names that number.  Between fork and
  * exec, bwrap_cmd_child_setup() moves every descriptor to its number and
- * closes the rest.  So the launch, its -v line and --print build the same
- * command, with the same numbers.  What --print shows differs in two
- * ways, both said in sbox-exec(1), --print: grants are bound by path (a
- * shell cannot open the O_PATH descriptors the launch binds), and the
+ * closes the rest.  So the launch and its -v line build the same command,
+ * with the same numbers.  --print builds a line a shell can run as it is,
+ * naming no descriptor, so it differs as sbox-exec(1), --print, says:
+ * grants are bound by path (a shell cannot open the O_PATH descriptors
+ * the launch binds), a hidden file is the host's /dev/null (no
+ * hidden_fds), there is no seccomp filter (seccomp_fd -1), and the
  * command is the user's, not stage two, so nothing run from the printed
- * line gets Landlock, and no launcher checks the sandbox from outside;
- * it does name the seccomp filter, which the user must supply.
+ * line gets Landlock or limits, and no launcher checks the sandbox.
  */
 #ifndef SBOX_BWRAP_CMD_H
 #define SBOX_BWRAP_CMD_H
@@ -55,7 +56,7 @@ struct bwrap_cmd {
  * it is taken (left -1 here), to be closed with the command. */
 struct bwrap_input {
 	const char *program; /* argv[0]: the bwrap found, by path */
-	int *hidden_fds;     /* one per hidden file, read to EOF */
+	int *hidden_fds;     /* one per hidden file, read to EOF, or none */
 	size_t nhidden;
 	int seccomp_fd;	     /* the filter's program, or -1 for none */
 	int *bind_fds;	     /* per mount: its source, opened; or -1 */

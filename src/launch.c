@@ -352,10 +352,12 @@ check_bwrap_words(const struct bwrap_cmd *cmd, struct sbox_error *err)
 
 /*
  * The sandbox part of the bwrap command for INV, up to its "--": the
- * same for the launch and for --print.  BY_FD: grants bound from
- * descriptors opened and checked here, where BW can (the launch; --print
- * shows them by path).  The seccomp filter is never left out: where
- * there is none, nothing is launched.
+ * same for the launch and for --print.  BY_FD, the launch: grants bound
+ * from descriptors opened and checked here, where BW can, hidden files
+ * and the seccomp filter read from descriptors.  Without it, --print: a
+ * line a shell runs as it is, naming no descriptor (grants by path,
+ * hidden files from /dev/null, no filter).  The filter is built either
+ * way: where there is none, nothing is launched, and nothing printed.
  */
 static int
 build_sandbox(struct bwrap_cmd *cmd, const struct invocation *inv,
@@ -382,11 +384,15 @@ build_sandbox(struct bwrap_cmd *cmd, const struct invocation *inv,
 		return -1;
 	for (size_t i = 0; i < p->nkeep; i++)
 		bwrap_cmd_keep_fd(cmd, p->keep_fds[i], "named with --keep-fd");
-	if (open_hidden_fds(&in, bwrap_cmd_hidden_files(p)) < 0)
+	if (open_hidden_fds(&in, by_fd ? bwrap_cmd_hidden_files(p) : 0) < 0)
 		return failed(err, "cannot prepare the launch");
 	in.seccomp_fd = seccomp_program_fd(p->net, err);
 	if (in.seccomp_fd < 0)
 		return -1;
+	if (!by_fd) {
+		close(in.seccomp_fd);
+		in.seccomp_fd = -1;
+	}
 	if (by_fd && bw->can_bind_fd && open_bind_fds(&in, p, err) < 0)
 		return -1;
 	bwrap_cmd_build(cmd, p, &in);
@@ -413,11 +419,28 @@ print_argv(FILE *out, char *const *argv)
 	}
 }
 
+/* What a sandbox made by the --print line lacks, on stderr. */
+static void
+print_missing(const struct invocation *inv)
+{
+	fputs("sbox-exec: --print: the line runs as printed, in a weaker "
+	      "sandbox than a launch makes: no seccomp filter (setuid and "
+	      "setgid bits, keyrings, io_uring and TIOCSTI stay allowed), "
+	      "no second stage (no Landlock, no limits",
+	    stderr);
+	if (netpolicy_active(&inv->policy.egress))
+		fputs(", no proxy: --allow-host reaches nothing", stderr);
+	fputs("), no check of the sandbox from outside and no status; "
+	      "grants are bound by path, and a hidden file is /dev/null, "
+	      "which takes writes and loses them\n",
+	    stderr);
+}
+
 /*
  * --print: the sandbox for the user's command, as a shell line on stdout
- * (the caller flushes stdout and checks it), and on stderr what each
- * descriptor the line names must hold.  Built as the launch builds it,
- * from the same descriptors, closed again unused.
+ * that runs as it is (the caller flushes stdout and checks it), and on
+ * stderr what that sandbox lacks.  Built as the launch builds it, but
+ * naming no descriptor.
  */
 int
 launch_print(const struct invocation *inv, const struct located *bw,
@@ -431,16 +454,8 @@ launch_print(const struct invocation *inv, const struct located *bw,
 	if (check_bwrap_words(&cmd, err) < 0)
 		return -1;
 	print_argv(stdout, cmd.argv.v);
-	for (size_t i = 0; i < cmd.nfds && inv->verbosity >= 0; i++) {
-		cleanup_buf struct buf safe = { 0 };
-
-		if (!cmd.fds[i].owned)
-			continue;
-		util_terminal_safe(&safe, cmd.fds[i].what,
-		    strlen(cmd.fds[i].what));
-		fprintf(stderr, "sbox-exec: descriptor %d: %s\n",
-		    cmd.fds[i].target, safe.s);
-	}
+	if (inv->verbosity >= 0)
+		print_missing(inv);
 	return 0;
 }
 

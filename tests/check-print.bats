@@ -18,25 +18,30 @@ words() {
 	eval "WORDS=($1)"
 }
 
-# with_fds LINE: LINE (printed by --print) preceded by what opens the
-# descriptors it reads: /dev/null for each hidden file, and the seccomp
-# filter's program (tests/payloads/seccomp-program, in $D/filter) for
-# --seccomp, which it must name.
-with_fds() {
-	local i redir=""
-	words "$1"
-	"$(payload seccomp-program)" >"$D/filter"
-	for (( i = 0; i + 1 < ${#WORDS[@]}; i++ )); do
-		case ${WORDS[i]} in
-		--ro-bind-data) redir+=" ${WORDS[i + 1]}</dev/null" ;;
-		--seccomp) redir+=" ${WORDS[i + 1]}<$D/filter" ;;
+# pasted LINE: LINE (printed by --print) as a user pastes it into sh:
+# with no descriptor open above 2, none prepared for it.
+pasted() {
+	local close="" fd
+	for fd in 3 4 5 6 7 8 9; do
+		close+=" $fd>&-"
+	done
+	printf 'exec%s; %s\n' "$close" "$1"
+}
+
+# no_descriptors: WORDS names no descriptor (bwrap's options that read
+# one), so that the line needs nothing open to run.
+no_descriptors() {
+	local w
+	for w in "${WORDS[@]}"; do
+		case $w in
+		--seccomp | --add-seccomp-fd | --ro-bind-data | --bind-data | \
+		--file | --bind-fd | --ro-bind-fd | --info-fd | \
+		--json-status-fd | --sync-fd | --block-fd | --userns-block-fd | \
+		--userns | --userns2 | --pidns)
+			printf 'the printed line names a descriptor: %s\n' "$w" >&2
+			return 1 ;;
 		esac
 	done
-	case $redir in
-	*"<$D/filter"*) ;;
-	*) echo "no --seccomp in the printed line" >&2; return 1 ;;
-	esac
-	printf 'exec%s; %s\n' "$redir" "$1"
 }
 
 # has_seq WORD...: the words appear consecutively in WORDS.
@@ -159,23 +164,32 @@ has_seq() {
 	has_seq --disable-userns
 }
 
-@test "--print: the seccomp filter read from the descriptor after the hidden files" {
-	local n
-	# Host protection may hide files already (as root, /etc/shadow):
-	# they take descriptors 3 and up, the filter the next one.
-	run --separate-stderr "$SBOX_EXEC" --print -- true
-	assert_status 0
-	words "$output"
-	n=$(grep -o -- '--ro-bind-data [0-9]*' <<<"$output" | wc -l)
-	has_seq --seccomp $((3 + n))
-	# Two hidden files more take the next two descriptors.
+@test "--print: names no descriptor; hidden files from /dev/null; stderr says what is lost" {
 	touch "$D/a" "$D/b"
 	run --separate-stderr "$SBOX_EXEC" --print --hide "$D/a" --hide "$D/b" -- true
 	assert_status 0
 	words "$output"
-	has_seq --ro-bind-data $((3 + n))
-	has_seq --ro-bind-data $((4 + n))
-	has_seq --seccomp $((5 + n))
+	no_descriptors
+	has_seq --dev-bind /dev/null "$D/a"
+	has_seq --dev-bind /dev/null "$D/b"
+	# What a launch has and the line cannot carry, said on stderr.
+	assert_contains "$stderr" "sbox-exec: --print: "
+	assert_contains "$stderr" "no seccomp filter"
+	assert_contains "$stderr" "no second stage (no Landlock, no limits"
+	assert_contains "$stderr" "no check of the sandbox from outside"
+	refute_contains "$stderr" "--allow-host"
+	# A launch reads them from descriptors, as -v shows.
+	run --separate-stderr "$SBOX_EXEC" -v --hide "$D/a" -- true
+	assert_status 0
+	assert_contains "$stderr" "--seccomp "
+	assert_contains "$stderr" "--ro-bind-data "
+	# --allow-host: no proxy behind the line; -q: nothing on stderr.
+	run --separate-stderr "$SBOX_EXEC" --print --allow-host=example.org -- true
+	assert_status 0
+	assert_contains "$stderr" "no proxy: --allow-host reaches nothing"
+	run --separate-stderr "$SBOX_EXEC" -q --print -- true
+	assert_status 0
+	assert_eq "$stderr" ""
 }
 
 @test "--print --net: no --unshare-net" {
@@ -261,7 +275,9 @@ has_seq() {
 		[ ! -e "$out/marker" ]
 		line=$output
 		hostns=$(readlink /proc/self/ns/user)
-		cmd=$(with_fds "$line")
+		words "$line"
+		no_descriptors
+		cmd=$(pasted "$line")
 		run --separate-stderr $AS timeout 30 sh -c "$cmd"
 		assert_status 0
 		assert_eq "$(cat "$out/marker")" ran
@@ -274,6 +290,42 @@ has_seq() {
 	each_user body
 }
 
+@test "the printed line, pasted: a hidden credential reads empty, grants hold" {
+	body() {
+		local out=$D/paste-${AS:-root} line
+		mkdir -p "$out" "$D/other-${AS:-root}"
+		chmod 0777 "$out" "$D/other-${AS:-root}"
+		printf 'machine example.org password hunter2\n' >"$out/.netrc"
+		chmod 0666 "$out/.netrc"
+		# The control: unsandboxed, the same user reads it and writes
+		# outside the grant.
+		run $AS sh -c 'cat "$1/.netrc" && : >"$2/control"' sh "$out" \
+			"$D/other-${AS:-root}"
+		assert_status 0
+		assert_contains "$output" hunter2
+		assert_file "$D/other-${AS:-root}/control" ""
+		run --separate-stderr $AS "$SBOX" --print --rw "$out" \
+			--hide "$out/.netrc" -- sh -c '
+			printf "[%s]\n" "$(cat "$1/.netrc")"
+			echo inside >"$1/landed"
+			touch "$2/escaped" 2>/dev/null && echo escaped-write
+			echo done
+		' sh "$out" "$D/other-${AS:-root}"
+		assert_status 0
+		line=$output
+		words "$line"
+		no_descriptors
+		run --separate-stderr $AS timeout 30 sh -c "$(pasted "$line")"
+		assert_status 0
+		assert_eq "$output" "$(printf '[]\ndone')"
+		assert_file "$out/landed" inside
+		assert_absent "$D/other-${AS:-root}/escaped"
+		# The credential on the host is as it was.
+		assert_contains "$(cat "$out/.netrc")" hunter2
+	}
+	each_user body
+}
+
 @test "the printed line quotes odd paths so that a shell gets them back" {
 	local dir=$D/$'odd \n\xff\' "$(x)`y`' cmd
 	mkdir -- "$dir"
@@ -282,7 +334,7 @@ has_seq() {
 	assert_status 0
 	words "$output"
 	has_seq -- sh -c 'echo ok >"$1/file"' sh "$dir"
-	cmd=$(with_fds "$output")
+	cmd=$(pasted "$output")
 	run --separate-stderr timeout 30 sh -c "$cmd"
 	assert_status 0
 	assert_eq "$(cat -- "$dir/file")" ok

@@ -440,6 +440,10 @@ for i, w in enumerate(words[:-2]):
     if w not in ("--bind", "--bind-try", "--dev-bind"):
         continue
     src = words[i + 1]
+    # A hidden file in the line (sbox-exec(1), --print): the null
+    # device, which keeps nothing written to it.
+    if w == "--dev-bind" and src == "/dev/null":
+        continue
     cache = home + "/.cache/sbox-exec/"
     if src.startswith(cache) and src.count("/") == cache.count("/") + 1:
         out.append("cache:" + src.rsplit("/", 1)[1])

@@ -174,11 +174,41 @@ test_numbers(void)
 	policy_free(&p);
 }
 
+/* No descriptors at all (--print's line): a hidden file is the host's
+ * /dev/null, bound so that it can be opened, and nothing names a number. */
+static void
+test_for_shell(void)
+{
+	struct policy p;
+	struct sbox_error err = { 0 };
+	cleanup_bwrap_cmd struct bwrap_cmd c = { 0 };
+	struct bwrap_input in = { .program = "bwrap", .seccomp_fd = -1 };
+	char *s;
+
+	policy_init(&p, "/");
+	policy_add_mount(&p, MOUNT_ROOT, "/", "/");
+	policy_add_mount(&p, MOUNT_HIDE_FILE, "/w/.env", NULL);
+	policy_add_mount(&p, MOUNT_HIDE_FILE, "/etc/shadow", NULL);
+	ok(policy_finish(&p, &err) == 0, "policy accepted");
+	bwrap_cmd_build(&c, &p, &in);
+	s = joined(&c.argv);
+	ok(strstr(s, "--dev-bind /dev/null /etc/shadow") != NULL &&
+		strstr(s, "--dev-bind /dev/null /w/.env") != NULL,
+	    "hidden files without descriptors: /dev/null bound over them");
+	ok(strstr(s, "--ro-bind-data") == NULL &&
+		strstr(s, "--seccomp") == NULL,
+	    "no descriptor named");
+	ok(c.nfds == 0, "no descriptor taken");
+	free(s);
+	policy_free(&p);
+}
+
 int
 main(void)
 {
 	test_host();
 	test_minimal();
 	test_numbers();
+	test_for_shell();
 	return tap_done();
 }
