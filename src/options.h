@@ -124,7 +124,7 @@ enum opt_section {
 	X(LEARN, "learn", 0, required_argument, SCOPE_ARGV, SECTION_LAUNCHER,  \
 	    "=FILE\tadd the grants refused calls asked for to policy FILE")    \
 	X(WATCH, "watch", 0, no_argument, SCOPE_ARGV, SECTION_LAUNCHER,        \
-	    "\tname refused writes, socket connects and hidden reads")             \
+	    "\tname refused writes, socket connects and hidden reads")         \
 	X(PROBE_TIMEOUT, "probe-timeout", 0, required_argument,                \
 	    SCOPE_ANYWHERE, SECTION_LAUNCHER,                                  \
 	    "=SECONDS\tgive up creating the sandbox after this (10)")          \
