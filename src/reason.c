@@ -111,7 +111,7 @@ apparmor_error(const char *text, const struct reason_host *host,
     struct sbox_error *err)
 {
 	sbox_error_set(err, SBOX_PROBE_FAILED,
-	    "%s; AppArmor restricts unprivileged user namespaces here (kernel.apparmor_restrict_unprivileged_userns=1), and the bwrap in use, %s, is not /usr/bin/bwrap, the one the distribution's bwrap-userns-restrict profile allows to create them",
+	    "%s; AppArmor restricts unprivileged user namespaces here (kernel.apparmor_restrict_unprivileged_userns=1), and the bwrap in use, %s, is not /usr/bin/bwrap, the one the distribution's bwrap-userns-restrict profile lets create them",
 	    text, host->bwrap);
 	sbox_error_hint(err,
 	    "install the distribution's bubblewrap (apt install bubblewrap) and sbox-exec will use it from PATH; or give this bwrap an AppArmor profile that allows user namespaces, as root: printf '%%s\\n' 'abi <abi/4.0>,' 'include <tunables/global>' 'profile sbox-exec-bwrap \"%s\" flags=(unconfined) {' '  userns,' '}' >/etc/apparmor.d/sbox-exec-bwrap && apparmor_parser -r /etc/apparmor.d/sbox-exec-bwrap",
