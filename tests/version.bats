@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # One version everywhere (sbox-exec(1), OPTIONS, --version, and the
 # footer of the page): configure.ac's, which `scripts/lint version`
-# compares with NEWS, README.md, the manual and --version.  Each mismatch
+# compares with NEWS, README.md, debian/changelog, the manual and
+# --version.  Each mismatch
 # is made in a copy of those files, never in the tree itself; the
 # unaltered copy is the control.
 
@@ -16,6 +17,8 @@ setup() {
 	cp "$TESTS_DIR/../configure.ac" "$TESTS_DIR/../NEWS" \
 		"$TESTS_DIR/../README.md" "$T/"
 	cp "$TESTS_DIR/../man/sbox-exec.1" "$T/man/"
+	mkdir -p "$T/debian"
+	cp "$TESTS_DIR/../debian/changelog" "$T/debian/"
 	V=$(sed -n 's/^AC_INIT(\[sbox-exec\], *\[\([^]]*\)\].*/\1/p' "$T/configure.ac")
 	[ -n "$V" ]
 }
@@ -80,6 +83,17 @@ fake_sbox() {
 	lint_version
 	assert_status 1
 	assert_contains "$output" "README.md names no version"
+}
+
+@test "debian/changelog's top entry at another version: the lint fails" {
+	sed -i "1s/^sbox-exec ([^)]*)/sbox-exec (0.0.1-1)/" "$T/debian/changelog"
+	lint_version
+	assert_status 1
+	assert_contains "$output" "debian/changelog's top entry is '0.0.1', configure.ac $V"
+	# A Debian revision after the right version is the same version.
+	sed -i "1s/^sbox-exec ([^)]*)/sbox-exec ($V-2)/" "$T/debian/changelog"
+	lint_version
+	assert_status 0
 }
 
 @test "the manual's version string changed: the lint fails" {
