@@ -151,6 +151,14 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 	case OPT_WATCH:
 		apply_watch(inv, id, value);
 		break;
+	case OPT_UPSTREAM_PROXY:
+		free(inv->upstream_proxy);
+		inv->upstream_proxy = xstrdup(value);
+		break;
+	case OPT_UPSTREAM_PROXY_AUTH_FILE:
+		free(inv->upstream_auth_file);
+		inv->upstream_auth_file = xstrdup(value);
+		break;
 	case OPT_NONE:
 	case OPT_FS:
 	case OPT_RW:
@@ -309,6 +317,9 @@ cli_free(struct invocation *inv)
 	free(inv->bwrap);
 	free(inv->project);
 	free(inv->learn);
+	free(inv->upstream_proxy);
+	free(inv->upstream_auth_file);
+	upstream_conf_free(&inv->upstream);
 	strv_clear(&inv->cred_masks);
 	strv_clear(&inv->notices);
 	strv_clear(&inv->warnings);

@@ -19,6 +19,7 @@
 #include "policy.h"
 #include "protect.h"
 #include "sbox.h"
+#include "upstream.h"
 #include "util.h"
 
 enum cli_mode {
@@ -60,7 +61,11 @@ struct invocation {
 	long long kill_after_ms; /* --kill-after, or its default */
 	bool kill_after_given;
 	long long net_idle_ms; /* --net-idle-timeout, or its default */
-	struct bounds bounds;  /* --limit, over the defaults */
+	char *upstream_proxy;  /* --upstream-proxy as given ("none"), or NULL */
+	char *upstream_auth_file;      /* --upstream-proxy-auth-file, or NULL */
+	struct upstream_conf upstream; /* in effect, by resolve_invocation() */
+	const char *upstream_from;     /* where it came from, for -v */
+	struct bounds bounds;	       /* --limit, over the defaults */
 	bool json;
 	bool allow_setuid_files; /* as root, --rw over setuid files */
 	bool tty_unfiltered;	 /* output to a terminal not filtered */

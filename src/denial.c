@@ -76,6 +76,8 @@ kind_word(enum denial_kind k)
 		return "resolve";
 	case DENIAL_UNREACHED:
 		return "reach";
+	case DENIAL_UPSTREAM:
+		return "upstream";
 	}
 	return "?";
 }
@@ -114,6 +116,11 @@ render_line(const struct entry *e)
 		break;
 	case DENIAL_UNREACHED:
 		buf_addf(&b, "could not reach %s, which is allowed (%s)",
+		    e->what, e->call);
+		break;
+	case DENIAL_UPSTREAM:
+		buf_addf(&b,
+		    "could not reach %s, which is allowed, through the upstream proxy (%s)",
 		    e->what, e->call);
 		break;
 	}
@@ -189,7 +196,8 @@ denial_report(enum denial_kind kind, const char *what, const char *call,
 		g = &none;
 	pthread_mutex_lock(&st.lock);
 	st.total++;
-	if (kind == DENIAL_UNRESOLVED || kind == DENIAL_UNREACHED)
+	if (kind == DENIAL_UNRESOLVED || kind == DENIAL_UNREACHED ||
+	    kind == DENIAL_UPSTREAM)
 		st.failed++;
 	for (size_t i = 0; i < st.n; i++)
 		if (st.e[i].kind == kind && strcmp(st.e[i].what, what) == 0) {
@@ -268,7 +276,11 @@ denial_net(const char *host, int port, bool refused, const char *why)
 	cleanup_free char *value = NULL;
 	enum denial_kind kind = DENIAL_HOST;
 
-	if (!refused) {
+	if (!refused && strncmp(why, "the upstream proxy ", 19) == 0) {
+		kind = DENIAL_UPSTREAM;
+		g.note =
+		    "nothing to allow: see the upstream proxy and its credentials (--upstream-proxy)";
+	} else if (!refused) {
 		kind = strncmp(why, "cannot resolve", 14) == 0 ?
 		    DENIAL_UNRESOLVED :
 		    DENIAL_UNREACHED;

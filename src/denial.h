@@ -26,6 +26,7 @@ enum denial_kind {
 	DENIAL_HOST,	   /* a host the allow-list refused */
 	DENIAL_UNRESOLVED, /* an allowed name that did not resolve */
 	DENIAL_UNREACHED,  /* an allowed host that could not be reached */
+	DENIAL_UPSTREAM,   /* an allowed host the upstream proxy failed */
 };
 
 /*

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -199,17 +200,35 @@ launch_free(struct launch *l)
 	strv_clear(&l->env);
 }
 
+/* Whether E ("NAME=value") is a proxy variable, which with --allow-host
+ * points at the launcher's proxy inside (bwrap sets them) and whose
+ * caller's value may hold the upstream proxy's credentials. */
+static bool
+proxy_var(const char *e)
+{
+	static const char *const names[] = { "HTTP_PROXY=", "HTTPS_PROXY=",
+		"ALL_PROXY=", "NO_PROXY=" };
+
+	for (size_t i = 0; i < N_ELEMENTS(names); i++)
+		if (strncasecmp(e, names[i], strlen(names[i])) == 0)
+			return true;
+	return false;
+}
+
 /*
  * bwrap's environment, made before the fork: the caller's, with
  * SBOX_EXEC_SANDBOX=1, the mark the command inherits (sbox-exec(1),
- * ENVIRONMENT).  The launcher's own environment keeps the caller's word.
+ * ENVIRONMENT); with PROXY (--allow-host), without the proxy variables
+ * bwrap sets anew.  The launcher's own environment keeps the caller's
+ * word.
  */
 static void
-make_env(struct launch *l)
+make_env(struct launch *l, bool proxy)
 {
 	for (char **e = environ; *e != NULL; e++)
 		if (strncmp(*e, SBOX_SANDBOX_ENV "=",
-			sizeof(SBOX_SANDBOX_ENV)) != 0)
+			sizeof(SBOX_SANDBOX_ENV)) != 0 &&
+		    !(proxy && proxy_var(*e)))
 			strv_add(&l->env, *e);
 	strv_add(&l->env, SBOX_SANDBOX_ENV "=1");
 }
@@ -1126,6 +1145,7 @@ start_proxy(const struct invocation *inv, struct ready_outcome *out,
 		return -1;
 	}
 	netproxy_set_idle_timeout(inv->net_idle_ms);
+	netproxy_set_upstream(&inv->upstream);
 	return netproxy_start(steal_fd(&out->net_fd), &inv->policy.egress,
 	    inv->verbosity > 0, err);
 }
@@ -1443,7 +1463,7 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	    spec->inv->kill_after_ms);
 	if (prepare(&l, spec, err) < 0)
 		return -1;
-	make_env(&l);
+	make_env(&l, netpolicy_active(&spec->inv->policy.egress));
 	if (spec->inv->verbosity > 0) {
 		fputs("sbox-exec: running: ", stderr);
 		print_argv(stderr, l.cmd.argv.v);

@@ -55,6 +55,7 @@
 #include "hostnet.h"
 #include "netproxy.h"
 #include "netreq.h"
+#include "upstream.h"
 #include "util.h"
 
 #define REQUEST_TIMEOUT_S 10 /* for the request, and to connect */
@@ -72,6 +73,7 @@
 /* How often a quiet direction looks at its tunnel's idle time, at most. */
 #define TUNNEL_TICK_MAX_MS 5000
 #define TUNNEL_TICK_MIN_MS 50
+#define UPSTREAM_HEAD_MAX 8192 /* the upstream proxy's answer to CONNECT */
 
 static struct {
 	int fd;		     /* listening, inside the sandbox's namespace */
@@ -88,6 +90,7 @@ static struct {
 	int max_active;	     /* MAX_CONNECTIONS, or fewer by RLIMIT_NOFILE */
 	pthread_attr_t attr; /* a connection's thread: detached */
 	pthread_attr_t pump_attr; /* its relay's second thread: joined */
+	struct upstream_conf up;  /* --upstream-proxy, or none */
 } px = {
 	.fd = -1,
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -98,10 +101,15 @@ static struct {
 struct conn {
 	int client, up;
 	struct netreq r;
-	char why[128];
+	char why[512];
 	char addr[INET6_ADDRSTRLEN];
 	bool denied;	     /* refused by the list, not failed */
+	bool late;	     /* the upstream proxy did not answer in time */
 	unsigned char socks; /* SOCKS5's reply code for the refusal */
+	char name[NETPOLICY_NAME_MAX + 3]; /* the host decided on */
+	const struct upstream *via;	   /* the upstream proxy, or NULL */
+	unsigned char early[UPSTREAM_HEAD_MAX]; /* its bytes after its head */
+	size_t nearly;
 };
 
 static void
@@ -174,6 +182,8 @@ report(const struct conn *c, bool allowed)
 				    "net-failed");
 		event_str(&ev, "host", c->r.host);
 		event_int(&ev, "port", c->r.port);
+		if (c->via != NULL)
+			event_str(&ev, "upstream", c->via->shown);
 		if (allowed)
 			event_str(&ev, "address", c->addr);
 		else
@@ -190,7 +200,10 @@ report(const struct conn *c, bool allowed)
 		cleanup_buf struct buf host = { 0 };
 		cleanup_buf struct buf why = { 0 };
 		cleanup_free char *line = NULL;
-		const char *text = c->addr;
+		cleanup_free char *text = c->via != NULL ?
+		    xasprintf("through the upstream proxy %s, %s",
+			c->via->shown, c->addr) :
+		    xstrdup(c->addr);
 
 		/* One line: the name is the command's, \n included. */
 		util_line_safe(&host, c->r.host, strlen(c->r.host));
@@ -282,13 +295,191 @@ connect_allowed(struct conn *c, const struct addrinfo *ai, bool by_name)
 	return -1;
 }
 
+/* The N bytes of S, printable ASCII only, into OUT (SIZE bytes). */
+static void
+printable_copy(char *out, size_t size, const unsigned char *s, size_t n)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && o + 1 < size; i++)
+		out[o++] = s[i] >= 0x20 && s[i] < 0x7f ? (char)s[i] : '?';
+	out[o] = '\0';
+}
+
+/*
+ * Ask upstream proxy U, connected on FD, for a tunnel to C's host: a
+ * CONNECT with the name as asked (it is resolved there, not here) and
+ * the credentials.  0, with any bytes after its answer in C->early; or
+ * -1 with C->why.
+ */
+static int
+upstream_tunnel(struct conn *c, int fd, const struct upstream *u)
+{
+	cleanup_buf struct buf req = { 0 };
+	unsigned char *in = c->early;
+	long deadline = util_now_ms() + REQUEST_TIMEOUT_S * 1000L;
+	size_t len = 0, end = 0;
+	const char *v6 = strchr(c->name, ':') != NULL ? "[" : "";
+	char reason[64];
+	int code = 0, rc;
+
+	buf_addf(&req, "CONNECT %s%s%s:%d HTTP/1.1\r\nHost: %s%s%s:%d\r\n", v6,
+	    c->name, *v6 ? "]" : "", c->r.port, v6, c->name, *v6 ? "]" : "",
+	    c->r.port);
+	if (u->auth != NULL)
+		buf_addf(&req, "Proxy-Authorization: %s\r\n", u->auth);
+	buf_adds(&req, "\r\n");
+	rc = send_all(fd, req.s, req.len);
+	explicit_bzero(req.s, req.len);
+	set_timeout(fd, SO_RCVTIMEO, REQUEST_TIMEOUT_S);
+	while (rc == 0 && end == 0) {
+		size_t before = len;
+
+		if (read_more(fd, in, &len, sizeof(c->early) - 1, deadline) <
+		    0) {
+			c->late = len == before &&
+			    (errno == EAGAIN || errno == EWOULDBLOCK ||
+				util_now_ms() > deadline);
+			rc = -1;
+			break;
+		}
+		for (size_t i = 3; i < len && end == 0; i++)
+			if (memcmp(in + i - 3, "\r\n\r\n", 4) == 0)
+				end = i + 1;
+	}
+	c->socks = 1;
+	if (rc < 0) {
+		c->socks = c->late ? 4 : 1;
+		snprintf(c->why, sizeof(c->why),
+		    c->late ?
+			"the upstream proxy %s did not answer within %d s" :
+			"the upstream proxy %s closed the connection",
+		    u->shown, REQUEST_TIMEOUT_S);
+		return -1;
+	}
+	if (end < 13 || memcmp(in, "HTTP/1.", 7) != 0 || in[8] != ' ' ||
+	    sscanf((char *)in + 9, "%3d", &code) != 1) {
+		snprintf(c->why, sizeof(c->why),
+		    "the upstream proxy %s answered something other than HTTP",
+		    u->shown);
+		return -1;
+	}
+	if (code / 100 != 2) {
+		size_t n = strcspn((char *)in + 12, "\r\n");
+
+		printable_copy(reason, sizeof(reason), in + 12,
+		    n < end - 12 ? n : end - 12);
+		snprintf(c->why, sizeof(c->why),
+		    "the upstream proxy %s answered %d%s", u->shown, code,
+		    reason);
+		return -1;
+	}
+	memmove(in, in + end, len - end);
+	c->nearly = len - end;
+	return 0;
+}
+
+/*
+ * Connect C through upstream proxy U: its name resolved and connected
+ * without the checks of connect_allowed() (it is the user's own proxy,
+ * often on this host or its network), then, for a tunnel, its CONNECT.
+ * C->up, or -1 with C->why: a failure, never a refusal.
+ */
+static int
+via_upstream(struct conn *c, const struct upstream *u)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+		.ai_flags = AI_NUMERICSERV },
+			*ai = NULL;
+	char port[8];
+	int fd = -1, rc, last = EADDRNOTAVAIL;
+
+	c->via = u;
+	c->denied = false;
+	c->socks = 4;
+	snprintf(port, sizeof(port), "%d", u->port);
+	rc = getaddrinfo(u->host, port, &hints, &ai);
+	if (rc != 0) {
+		snprintf(c->why, sizeof(c->why),
+		    "the upstream proxy %s: cannot resolve it: %s", u->shown,
+		    gai_strerror(rc));
+		return -1;
+	}
+	for (const struct addrinfo *a = ai; a != NULL; a = a->ai_next) {
+		fd = socket(a->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0) {
+			last = errno;
+			continue;
+		}
+		set_timeout(fd, SO_SNDTIMEO, REQUEST_TIMEOUT_S);
+		if (connect(fd, a->ai_addr, a->ai_addrlen) == 0) {
+			inet_ntop(a->ai_family,
+			    a->ai_family == AF_INET ?
+				(const void *)&(
+				    (struct sockaddr_in *)a->ai_addr)
+				    ->sin_addr :
+				(const void *)&(
+				    (struct sockaddr_in6 *)a->ai_addr)
+				    ->sin6_addr,
+			    c->addr, sizeof(c->addr));
+			break;
+		}
+		last = errno;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(ai);
+	if (fd < 0) {
+		c->socks = last == ECONNREFUSED ? 5 : 4;
+		c->late = last == EINPROGRESS || last == ETIMEDOUT ||
+		    last == EAGAIN;
+		snprintf(c->why, sizeof(c->why),
+		    "the upstream proxy %s: cannot connect: %s", u->shown,
+		    strerror(last));
+		return -1;
+	}
+	if (c->r.kind != NETREQ_HTTP && upstream_tunnel(c, fd, u) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The upstream proxy C's request goes through, or NULL: none, or
+ * NO_PROXY names C's host (the name as asked, never an address it
+ * resolves to). */
+static const struct upstream *
+upstream_for(const struct conn *c)
+{
+	const struct upstream *u = c->r.kind == NETREQ_HTTP ? &px.up.plain :
+							      &px.up.tunnel;
+
+	if (u->host[0] == '\0' || upstream_bypass(px.up.no_proxy, c->name))
+		return NULL;
+	return u;
+}
+
+/* Whether the address C asked for is allowed (its text in C->name):
+ * through an upstream proxy, the check connect_allowed() makes here. */
+static const char *
+check_literal(const struct conn *c)
+{
+	unsigned char a[16];
+	int family = inet_pton(AF_INET, c->name, a) == 1 ? AF_INET : AF_INET6;
+
+	if (family == AF_INET6 && inet_pton(AF_INET6, c->name, a) != 1)
+		return "not a host name or address";
+	return netpolicy_check_addr(&px.np, family, a, c->r.port, false, NULL);
+}
+
 /* Decide C's request and connect; C->up, or -1 with C->why. */
 static int
 decide(struct conn *c)
 {
-	char host[NETPOLICY_NAME_MAX + 3], port[8];
+	char *host = c->name, port[8];
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL;
-	int kind = netpolicy_host(c->r.host, host, sizeof(host)), rc;
+	int kind = netpolicy_host(c->r.host, host, sizeof(c->name)), rc;
+	const struct upstream *u = NULL;
 	const char *why = NULL;
 
 	c->denied = true;
@@ -297,10 +488,15 @@ decide(struct conn *c)
 		why = "not a host name or address";
 	else if (kind == 0)
 		why = netpolicy_check_name(&px.np, host, c->r.port);
+	if (why == NULL && (u = upstream_for(c)) != NULL && kind == 1)
+		why = check_literal(c);
 	if (why != NULL) {
 		snprintf(c->why, sizeof(c->why), "%s", why);
 		return -1;
 	}
+	/* Decided on the name: the upstream proxy resolves it. */
+	if (u != NULL)
+		return c->up = via_upstream(c, u);
 	hints.ai_flags = AI_NUMERICSERV | (kind == 1 ? AI_NUMERICHOST : 0);
 	snprintf(port, sizeof(port), "%d", c->r.port);
 	rc = getaddrinfo(host, port, &hints, &ai);
@@ -376,6 +572,34 @@ read_request(struct conn *c, unsigned char *in, size_t *len, size_t cap)
 	return st == NETREQ_DONE ? 0 : -1;
 }
 
+/*
+ * C's plain HTTP request to the upstream proxy: its head (origin form,
+ * netreq.c) back in absolute form, with the upstream's credentials after
+ * the request line.
+ */
+static int
+send_absolute(const struct conn *c)
+{
+	cleanup_buf struct buf b = { 0 };
+	const char *head = c->r.head.s, *sp = strchr(head, ' '),
+		   *eol = strstr(head, "\r\n");
+	const char *v6 = strchr(c->name, ':') != NULL ? "[" : "";
+	int rc;
+
+	if (sp == NULL || eol == NULL || sp > eol)
+		return -1;
+	buf_add(&b, head, (size_t)(sp + 1 - head));
+	buf_addf(&b, "http://%s%s%s:%d", v6, c->name, *v6 ? "]" : "",
+	    c->r.port);
+	buf_add(&b, sp + 1, (size_t)(eol + 2 - (sp + 1)));
+	if (c->via->auth != NULL)
+		buf_addf(&b, "Proxy-Authorization: %s\r\n", c->via->auth);
+	buf_adds(&b, eol + 2);
+	rc = send_all(c->up, b.s, b.len);
+	explicit_bzero(b.s, b.len);
+	return rc;
+}
+
 /* Tell C's client the outcome; 0 when the relay may start. */
 static int
 answer(struct conn *c)
@@ -389,17 +613,23 @@ answer(struct conn *c)
 			socks_reply(c->client, c->socks);
 		else
 			http_refuse(c,
-			    c->denied ? "403 Forbidden" : "502 Bad Gateway");
+			    c->denied	? "403 Forbidden" :
+				c->late ? "504 Gateway Timeout" :
+					  "502 Bad Gateway");
 		return -1;
 	}
 	switch (c->r.kind) {
 	case NETREQ_CONNECT:
-		return send_all(c->client, established,
-		    sizeof(established) - 1);
+		if (send_all(c->client, established, sizeof(established) - 1) <
+		    0)
+			return -1;
+		return send_all(c->client, c->early, c->nearly);
 	case NETREQ_SOCKS5:
 		socks_reply(c->client, 0);
-		return 0;
+		return send_all(c->client, c->early, c->nearly);
 	case NETREQ_HTTP:
+		if (c->via != NULL)
+			return send_absolute(c);
 		return send_all(c->up, c->r.head.s, c->r.head.len);
 	}
 	return -1;
@@ -420,6 +650,7 @@ struct tunnel {
 
 struct pump {
 	struct tunnel *t;
+	struct conn *proxied; /* plain HTTP through an upstream: its answer */
 	int src, dst;
 	unsigned char *first; /* RELAY_MIN bytes on the relay's stack */
 	unsigned char *buf;   /* FIRST, or a grown buffer of CAP bytes */
@@ -482,6 +713,31 @@ readable_within(int fd, int ms)
 }
 
 /*
+ * The first N bytes from an upstream proxy that a plain HTTP request went
+ * through: its 407 (the credentials missing or wrong) is the upstream's
+ * failure, answered as one (502 and a net-failed event), not passed on as
+ * if the sandbox's own proxy asked it for credentials.  Any other answer
+ * is the origin's (a 5xx may be either's: it passes).
+ */
+static bool
+upstream_refused(struct pump *p, size_t n)
+{
+	struct conn *c = p->proxied;
+
+	p->proxied = NULL;
+	if (n < 12 || memcmp(p->buf, "HTTP/1.", 7) != 0 ||
+	    memcmp(p->buf + 8, " 407", 4) != 0)
+		return false;
+	snprintf(c->why, sizeof(c->why),
+	    "the upstream proxy %s answered 407 Proxy Authentication Required",
+	    c->via->shown);
+	c->denied = false;
+	report(c, false);
+	http_refuse(c, "502 Bad Gateway");
+	return true;
+}
+
+/*
  * Move P's bytes until its source ends, then pass the half-close on.  On
  * an error, and when no byte has moved either way for the idle timeout
  * (recv() wakes up every tick to look; a send() that moves nothing for
@@ -511,6 +767,8 @@ pump_run(struct pump *p)
 		if (n < 0)
 			break;
 		atomic_store(&p->t->last, util_now_ms());
+		if (p->proxied != NULL && upstream_refused(p, (size_t)n))
+			break;
 		if (send_all(p->dst, p->buf, (size_t)n) < 0)
 			break;
 		atomic_store(&p->t->last, util_now_ms());
@@ -542,7 +800,7 @@ pump_main(void *arg)
  * bytes that are still in the cache, so the larger batch wins.
  */
 static void
-relay(int a, int b)
+relay(struct conn *c, int a, int b)
 {
 	/* The first buffers are on this thread's stack: a connection that
 	 * never fills them costs no system call and the pages it touches. */
@@ -566,6 +824,8 @@ relay(int a, int b)
 		p[i].first = p[i].buf = first[i];
 		p[i].cap = RELAY_MIN;
 	}
+	if (c->via != NULL && c->r.kind == NETREQ_HTTP)
+		p[1].proxied = c;
 	if (pthread_create(&back, &px.pump_attr, pump_main, &p[1]) == 0) {
 		pump_run(&p[0]);
 		pthread_join(back, NULL);
@@ -589,7 +849,7 @@ conn_main(void *arg)
 		 * a TLS handshake, a request's body. */
 		if (answer(&c) == 0 &&
 		    send_all(c.up, in + c.r.used, len - c.r.used) == 0)
-			relay(c.client, c.up);
+			relay(&c, c.client, c.up);
 	}
 	netreq_free(&c.r);
 	if (c.up >= 0)
@@ -757,6 +1017,15 @@ void
 netproxy_set_idle_timeout(long long ms)
 {
 	px.idle_ms = ms;
+}
+
+/* The upstream proxy of --upstream-proxy or the environment, copied. */
+void
+netproxy_set_upstream(const struct upstream_conf *up)
+{
+	upstream_copy(&px.up.tunnel, &up->tunnel);
+	upstream_copy(&px.up.plain, &up->plain);
+	px.up.no_proxy = up->no_proxy != NULL ? xstrdup(up->no_proxy) : NULL;
 }
 
 /* The listening socket, for the launcher's list of descriptors to keep;

@@ -10,6 +10,7 @@
 
 #include "netpolicy.h"
 #include "sbox.h"
+#include "upstream.h"
 
 /* The proxy's port on the sandbox's loopback: free by construction, in
  * a network namespace made for this sandbox alone. */
@@ -17,6 +18,7 @@
 
 int netproxy_start(int, const struct netpolicy *, bool, struct sbox_error *);
 void netproxy_set_idle_timeout(long long);
+void netproxy_set_upstream(const struct upstream_conf *);
 int netproxy_fd(void);
 void netproxy_serve(void);
 void netproxy_stop(void);

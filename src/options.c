@@ -16,6 +16,7 @@
 #include "bounds.h"
 #include "cache.h"
 #include "netpolicy.h"
+#include "upstream.h"
 #include "options.h"
 #include "util.h"
 
@@ -368,6 +369,22 @@ check_host(enum opt_id id, const char *name, const char *value)
 	return xasprintf("--%s: '%s': %s", name, value, why);
 }
 
+/* --upstream-proxy: "none" or a proxy URL without credentials.  The
+ * refusal never quotes the value: it may hold a password. */
+static char *
+check_upstream(const char *value)
+{
+	struct upstream u;
+	const char *why;
+
+	if (strcmp(value, "none") == 0)
+		return NULL;
+	if ((why = upstream_parse(value, false, &u)) != NULL)
+		return xasprintf("--upstream-proxy: %s", why);
+	upstream_free(&u);
+	return NULL;
+}
+
 /*
  * Whether VALUE has the form option ID takes, wherever it was given:
  * NULL, or what is wrong, worded for the user (to be freed).  What the
@@ -394,6 +411,7 @@ options_check_value(enum opt_id id, const char *value)
 	case OPT_BWRAP:
 	case OPT_PROJECT:
 	case OPT_LEARN:
+	case OPT_UPSTREAM_PROXY_AUTH_FILE:
 		return value[0] == '\0' ? xasprintf("--%s: empty path", name) :
 					  NULL;
 	case OPT_POLICY:
@@ -418,6 +436,8 @@ options_check_value(enum opt_id id, const char *value)
 	case OPT_ALLOW_HOST:
 	case OPT_DENY_HOST:
 		return check_host(id, name, value);
+	case OPT_UPSTREAM_PROXY:
+		return check_upstream(value);
 	case OPT_KEEP_FD:
 	case OPT_STATUS_FD:
 	case OPT_LOG_FD:

@@ -78,6 +78,13 @@ enum opt_section {
 	X(NET_IDLE_TIMEOUT, "net-idle-timeout", 0, required_argument,          \
 	    SCOPE_ANYWHERE, SECTION_NETWORK,                                   \
 	    "=DURATION\tend a proxy tunnel idle this long (5m)")               \
+	X(UPSTREAM_PROXY, "upstream-proxy", 0, required_argument, SCOPE_ARGV,  \
+	    SECTION_NETWORK,                                                   \
+	    "=URL\tsend allowed hosts through this http:// proxy\n"            \
+	    "=none\tconnect directly, whatever HTTPS_PROXY says")              \
+	X(UPSTREAM_PROXY_AUTH_FILE, "upstream-proxy-auth-file", 0,             \
+	    required_argument, SCOPE_ARGV, SECTION_NETWORK,                    \
+	    "=FILE\tthe upstream proxy's USER:PASSWORD, from FILE")            \
 	X(CHDIR, "chdir", 'C', required_argument, SCOPE_ANYWHERE,              \
 	    SECTION_PROCESS,                                                   \
 	    "=DIR\tworking directory inside (default: the project)")           \

@@ -695,6 +695,8 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 	case OPT_PROJECT:
 	case OPT_LEARN:
 	case OPT_WATCH:
+	case OPT_UPSTREAM_PROXY:
+	case OPT_UPSTREAM_PROXY_AUTH_FILE:
 	case OPT_ALLOW_SETUID_FILES:
 	case OPT_TTY_UNFILTERED:
 	case OPT_CHECK:
@@ -973,6 +975,158 @@ check_bounds(struct invocation *inv)
 	}
 }
 
+/*
+ * The upstream proxy's credentials from FILE (--upstream-proxy-auth-file)
+ * into U's of both kinds.  The file must be the user's own and readable
+ * by nobody else, as ssh asks of a key: its content is a password.
+ */
+static void
+read_auth_file(struct invocation *inv, const char *file)
+{
+	char text[UPSTREAM_USERPASS_MAX + 4];
+	cleanup_fd int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	struct stat st;
+	ssize_t n = 0;
+	const char *why;
+	char *auth = NULL;
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		cli_fail(inv, NULL, 0, "--upstream-proxy-auth-file: %s: %s",
+		    file, strerror(errno));
+		return;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		cli_fail(inv, NULL, 0,
+		    "--upstream-proxy-auth-file: %s is not a regular file",
+		    file);
+		return;
+	}
+	if (st.st_uid != geteuid() || (st.st_mode & 077) != 0) {
+		cli_fail(inv, NULL, 0,
+		    "--upstream-proxy-auth-file: %s must be yours and readable by you alone (it is mode %04o, owner %u): chmod 600 it",
+		    file, (unsigned)(st.st_mode & 07777), (unsigned)st.st_uid);
+		return;
+	}
+	if (st.st_size > UPSTREAM_USERPASS_MAX + 2 ||
+	    (n = read(fd, text, sizeof(text) - 1)) < 0 ||
+	    (size_t)n > UPSTREAM_USERPASS_MAX + 2) {
+		cli_fail(inv, NULL, 0, "--upstream-proxy-auth-file: %s: %s",
+		    file, n < 0 ? strerror(errno) : "longer than 1 KiB");
+		explicit_bzero(text, sizeof(text));
+		return;
+	}
+	text[n] = '\0';
+	why = memchr(text, '\0', (size_t)n) != NULL ?
+	    "the file holds a NUL byte" :
+	    upstream_userpass(text, &auth);
+	explicit_bzero(text, sizeof(text));
+	if (why != NULL) {
+		cli_fail(inv, NULL, 0, "--upstream-proxy-auth-file: %s: %s",
+		    file, why);
+		return;
+	}
+	for (int i = 0; i < 2; i++) {
+		struct upstream *u = i ? &inv->upstream.plain :
+					 &inv->upstream.tunnel;
+
+		if (u->host[0] == '\0')
+			continue;
+		if (u->auth != NULL) {
+			explicit_bzero(u->auth, strlen(u->auth));
+			free(u->auth);
+		}
+		u->auth = xstrdup(auth);
+	}
+	explicit_bzero(auth, strlen(auth));
+	free(auth);
+}
+
+/* The first of NAMES set and not empty in the environment, or NULL;
+ * its name in *WHICH. */
+static const char *
+proxy_env(const char *const names[2], const char **which)
+{
+	for (int i = 0; i < 2; i++) {
+		const char *v = getenv(names[i]);
+
+		if (v != NULL && v[0] != '\0') {
+			*which = names[i];
+			return v;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The upstream proxy in effect (sbox-exec(1), --upstream-proxy): the
+ * option's, or else the environment's (tunnels from https_proxy or
+ * HTTPS_PROXY, plain HTTP from http_proxy or HTTP_PROXY, each standing
+ * in for the other when only one is set), and NO_PROXY's list; none with
+ * --upstream-proxy=none or without --allow-host.  A malformed URL is a
+ * refusal: a run that silently went direct would be a surprise in a
+ * network that allows only the proxy.
+ */
+static void
+resolve_upstream(struct invocation *inv)
+{
+	static const char *const tunnel_names[2] = { "https_proxy",
+		"HTTPS_PROXY" };
+	static const char *const plain_names[2] = { "http_proxy",
+		"HTTP_PROXY" };
+	struct upstream_conf *up = &inv->upstream;
+	const char *which = NULL, *no_proxy;
+
+	if (!netpolicy_active(&inv->policy.egress) ||
+	    (inv->upstream_proxy != NULL &&
+		strcmp(inv->upstream_proxy, "none") == 0))
+		return;
+	if (inv->upstream_proxy != NULL) {
+		/* The form was checked by options_check_value(). */
+		(void)upstream_parse(inv->upstream_proxy, false, &up->tunnel);
+		upstream_copy(&up->plain, &up->tunnel);
+		inv->upstream_from = "--upstream-proxy";
+	} else {
+		for (int i = 0; i < 2; i++) {
+			const char *const *names = i ? plain_names :
+						       tunnel_names;
+			const char *v = proxy_env(names, &which);
+			const char *why;
+
+			if (v == NULL)
+				continue;
+			why = upstream_parse(v, true,
+			    i ? &up->plain : &up->tunnel);
+			if (why != NULL) {
+				cli_fail(inv, NULL, 0,
+				    "%s in the environment: %s (or give --upstream-proxy=none)",
+				    which, why);
+				return;
+			}
+			if (inv->upstream_from == NULL)
+				inv->upstream_from = which;
+		}
+		if (up->tunnel.host[0] == '\0' && up->plain.host[0] != '\0')
+			upstream_copy(&up->tunnel, &up->plain);
+		else if (up->plain.host[0] == '\0' &&
+		    up->tunnel.host[0] != '\0')
+			upstream_copy(&up->plain, &up->tunnel);
+	}
+	if (up->tunnel.host[0] == '\0')
+		return;
+	no_proxy = getenv("no_proxy");
+	if (no_proxy == NULL || no_proxy[0] == '\0')
+		no_proxy = getenv("NO_PROXY");
+	if (no_proxy != NULL && no_proxy[0] != '\0')
+		up->no_proxy = xstrdup(no_proxy);
+	if (inv->upstream_auth_file != NULL)
+		read_auth_file(inv, inv->upstream_auth_file);
+	strv_take(&inv->notices,
+	    xasprintf(
+		"network: allowed hosts through the upstream proxy %s (from %s)%s",
+		up->tunnel.shown, inv->upstream_from,
+		up->no_proxy != NULL ? ", but NO_PROXY's directly" : ""));
+}
+
 /* The requests of the command line: files first, then the rest. */
 static void
 apply_requests(struct resolver *rs)
@@ -1026,6 +1180,12 @@ resolve_invocation(struct invocation *inv)
 	check_status_fds(inv);
 	check_bounds(inv);
 	check_log_fd(inv);
+	resolve_upstream(inv);
+	if (inv->upstream_auth_file != NULL &&
+	    inv->upstream.tunnel.host[0] == '\0' &&
+	    netpolicy_active(&inv->policy.egress))
+		cli_fail(inv, NULL, 0,
+		    "--upstream-proxy-auth-file: no upstream proxy is in use (give --upstream-proxy=URL, or set HTTPS_PROXY)");
 	add_base_mounts(&inv->policy);
 	/* Refused already: no need to look further at the host. */
 	if (inv->err.detail != NULL)
