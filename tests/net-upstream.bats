@@ -1,0 +1,388 @@
+#!/usr/bin/env bats
+# --upstream-proxy, the environment's HTTPS_PROXY/HTTP_PROXY/NO_PROXY and
+# --upstream-proxy-auth-file: the launcher's proxy chained to an upstream
+# proxy (sbox-exec(1), --upstream-proxy, NETWORK BY NAME, ENVIRONMENT).
+# The upstream is tests/payloads/upstream-proxy.py on the host's
+# loopback: it records every request head it receives and sends every
+# name to a local origin (tests/payloads/web-server.py), so the names
+# asked for resolve nowhere but there.  Every pass as root and as an
+# unprivileged user (each_user); every "never arrives" next to a request
+# that does arrive, showing the recorder works.
+
+# shellcheck disable=SC2016,SC2030,SC2031
+load helpers
+
+# The credentials of the tests: the password is what must appear nowhere.
+PASSWORD='pw-7Hq%Zk9'
+PASSWORD_URL=${PASSWORD//%/%25} # as a URL's userinfo writes it
+USERPASS="alice:$PASSWORD"
+
+setup() {
+	requires bwrap userns root setpriv
+	unset HTTPS_PROXY https_proxy HTTP_PROXY http_proxy NO_PROXY no_proxy
+	command -v curl >/dev/null || skip_or_fail "needs curl"
+	command -v openssl >/dev/null || skip_or_fail "needs openssl"
+	W=$(scratch_dir)
+	mkdir -p "$W/plain/www" "$W/tls/www" "$W/out"
+	chmod 0777 "$W/out" "$W/plain" "$W/tls"
+	echo "plain from the origin" >"$W/plain/www/index.html"
+	echo "tls from the origin" >"$W/tls/www/index.html"
+	chmod -R a+rX "$W/plain/www" "$W/tls/www"
+	start_web "$W/plain"
+	PLAIN_PORT=$WEB_PORT
+	start_web "$W/tls" tls
+	TLS_PORT=$WEB_PORT
+	BASIC="Basic $(printf '%s' "$USERPASS" | base64)"
+	HOSTS=$W/hosts
+	echo "127.0.0.1 site.test" >"$HOSTS"
+	chmod 0644 "$HOSTS"
+}
+
+# start_upstream NAME [AUTH]: a recording upstream proxy; its port in
+# $UP_PORT, its record in $W/NAME.log (empty until a request arrives).
+start_upstream() {
+	local server
+	server=$(payload upstream-proxy.py)
+	: >"$W/$1.log"
+	chmod 0644 "$W/$1.log"
+	rm -f "$W/$1.port"
+	bg "$PY" "$server" "$W/$1.port" "$W/$1.log" "$PLAIN_PORT" "$TLS_PORT" \
+		${2:+"$2"}
+	wait_for 10 test -s "$W/$1.port"
+	UP_PORT=$(cat "$W/$1.port")
+}
+
+# dead_port: a loopback port where nothing listens, in $DEAD_PORT.
+dead_port() {
+	DEAD_PORT=$("$PY" -c 'import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+}
+
+# The sandbox's two requests: HTTPS (CONNECT, port 443) and plain HTTP.
+TWO_REQUESTS='curl -sS --cacert "$1/tls/cert.pem" https://site.test/index.html &&
+	curl -sS http://site.test/index.html'
+
+# --- the chain: what arrives upstream ---------------------------------------
+
+pass_chain() {
+	start_upstream up
+	# The control: the upstream, asked directly, tunnels to the origin.
+	run usr curl -sS -x "http://127.0.0.1:$UP_PORT" --cacert "$W/tls/cert.pem" \
+		https://site.test/index.html
+	assert_status 0
+	assert_eq "$output" "tls from the origin"
+	: >"$W/up.log"
+	run sbx --upstream-proxy="http://127.0.0.1:$UP_PORT" \
+		--allow-host=site.test --status-fd=3 --log-fd=4 -- \
+		sh -c "$TWO_REQUESTS" sh "$W" 3>"$W/status" 4>"$W/events"
+	assert_status 0
+	assert_eq "$output" "tls from the origin"$'\n'"plain from the origin"
+	# The name as asked, never an address; plain HTTP in absolute form.
+	assert_eq "$(grep -c '^CONNECT ' "$W/up.log")" 1
+	grep -qx 'CONNECT site.test:443 HTTP/1.1' "$W/up.log"
+	grep -qx 'Host: site.test:443' "$W/up.log"
+	grep -qx 'GET http://site.test:80/index.html HTTP/1.1' "$W/up.log"
+	! grep -qi '^Proxy-Authorization' "$W/up.log"
+	assert_eq "$(jq -r .net "$W/status")" allow-list
+	# -v is off: no net-allowed event; the exit only.
+	assert_eq "$(jq -r .event "$W/events")" exit
+}
+
+@test "an allowed name goes through --upstream-proxy: CONNECT name:443 and absolute-form HTTP arrive there, the bodies reach the sandbox" {
+	each_user pass_chain
+}
+
+pass_denied_never_arrives() {
+	start_upstream up
+	run sbx --upstream-proxy="http://127.0.0.1:$UP_PORT" \
+		--allow-host=site.test --log-fd=3 -- sh -c \
+		'curl -sS https://other.test/ ; echo "https $?";
+		 curl -sS http://other.test/ ; echo "http $?";
+		 curl -sS -x socks5h://127.0.0.1:3128 --noproxy "" https://other.test/ ; echo "socks $?"' \
+		3>"$W/events"
+	assert_status 0
+	assert_contains "$output" "https 56"
+	assert_contains "$output" "sbox-exec: other.test port 80: not in allow-list"
+	assert_contains "$output" "socks 97"
+	# Nothing arrived upstream: the refusal was the launcher's.
+	assert_eq "$(cat "$W/up.log")" ""
+	assert_eq "$(jq -r 'select(.event == "net-denied") | .reason' "$W/events" | sort -u)" \
+		"not in allow-list"
+	# The control: in the same way, an allowed name arrives.
+	run sbx --upstream-proxy="http://127.0.0.1:$UP_PORT" \
+		--allow-host=site.test -- curl -sS http://site.test/index.html
+	assert_status 0
+	assert_eq "$output" "plain from the origin"
+	grep -qx 'GET http://site.test:80/index.html HTTP/1.1' "$W/up.log"
+}
+
+@test "a denied name never reaches the upstream proxy; the sandbox sees the refusal" {
+	each_user pass_denied_never_arrives
+}
+
+# --- credentials ------------------------------------------------------------
+
+# check_secret_absent: run the sandbox in the background through $UP_PORT
+# with the credentials given by "$@" (sbox-exec options), and while it
+# runs look at the command lines of the launcher and of everything below
+# it (bwrap, the sandbox) and at the environment of everything below it:
+# no password, no Basic value.  Then the events, status, stderr and the
+# sandbox's environment.  Prefix: $CRED_ENV (VAR=VALUE), or none.
+check_secret_absent() {
+	local launcher pids p f
+	rm -f "$W/out/up" "$W/out/go" "$W/out/env" "$W/out/body"
+	# Not bg: the launcher's descriptors 3 and 4 are its channels.
+	(usr_exec env ${CRED_ENV:+"$CRED_ENV"} "$SBOX" "$@" \
+		--allow-host=site.test --rw="$W/out" -v --status-fd=3 --log-fd=4 -- \
+		sh -c 'env >"$1/out/env" &&
+		 curl -sS --cacert "$1/tls/cert.pem" https://site.test/index.html >"$1/out/body" &&
+		 curl -sS http://site.test/index.html >>"$1/out/body" &&
+		 touch "$1/out/up" &&
+		 while [ ! -e "$1/out/go" ]; do sleep 0.1; done' sh "$W") \
+		</dev/null >/dev/null 3>"$W/status" 4>"$W/events" 2>"$W/stderr" &
+	launcher=$!
+	forget_bg "$launcher"
+	wait_for 20 test -e "$W/out/up"
+	# The control: the launcher's own environment holds what the caller
+	# gave it, and this search finds it there.
+	if [ -n "${CRED_ENV:-}" ]; then
+		tr '\0' '\n' </proc/"$launcher"/environ | grep -qF "$PASSWORD_URL"
+	fi
+	pids=$(descendants "$launcher")
+	[ -n "$pids" ]
+	! tr '\0' ' ' </proc/"$launcher"/cmdline | grep -qF -e "$PASSWORD" -e "$PASSWORD_URL" -e "${BASIC#Basic }"
+	for p in $pids; do
+		[ -r /proc/"$p"/cmdline ] || continue
+		! tr '\0' ' ' </proc/"$p"/cmdline | grep -qF -e "$PASSWORD" -e "$PASSWORD_URL" -e "${BASIC#Basic }"
+		! tr '\0' '\n' </proc/"$p"/environ 2>/dev/null |
+			grep -qF -e "$PASSWORD" -e "$PASSWORD_URL" -e "${BASIC#Basic }"
+	done
+	touch "$W/out/go"
+	wait_for 20 test -s "$W/status"
+	wait_for 20 grep -q '"event":"exit"' "$W/events"
+	assert_eq "$(cat "$W/out/body")" "tls from the origin"$'\n'"plain from the origin"
+	# The credentials arrived upstream, for both requests...
+	assert_eq "$(grep -cxF "Proxy-Authorization: $BASIC" "$W/up.log")" 2
+	# ...and nowhere else.
+	for f in "$W/status" "$W/events" "$W/stderr" "$W/out/env"; do
+		! grep -qF -e "$PASSWORD" -e "$PASSWORD_URL" -e "${BASIC#Basic }" \
+			-e alice "$f"
+	done
+	# The sandbox's proxy variables point at sbox-exec's own proxy.
+	grep -qx 'HTTPS_PROXY=http://127.0.0.1:3128' "$W/out/env"
+	grep -qx 'https_proxy=http://127.0.0.1:3128' "$W/out/env"
+	grep -q 'upstream proxy 127.0.0.1:' "$W/stderr"
+	assert_eq "$(jq -r 'select(.event == "net-allowed") | .upstream' "$W/events" | sort -u)" \
+		"127.0.0.1:$UP_PORT"
+}
+
+# descendants PID: every process below PID.
+descendants() {
+	local c
+	for c in $(pgrep -P "$1"); do
+		echo "$c"
+		descendants "$c"
+	done
+}
+
+pass_auth_file() {
+	start_upstream up "$BASIC"
+	printf '%s\n' "$USERPASS" >"$W/auth"
+	chmod 0644 "$W/auth"
+	[ -z "${AS:-}" ] || chown 65534:65534 "$W/auth"
+	# Readable by others: refused before anything runs, without the
+	# password in the message.
+	run sbx --upstream-proxy="http://127.0.0.1:$UP_PORT" \
+		--upstream-proxy-auth-file="$W/auth" --allow-host=site.test -- true
+	assert_status 125
+	assert_contains "$output" "chmod 600"
+	refute_contains "$output" "$PASSWORD"
+	chmod 0600 "$W/auth"
+	# The control: without the credentials the upstream answers 407.
+	run sbx --upstream-proxy="http://127.0.0.1:$UP_PORT" \
+		--allow-host=site.test -- curl -sS http://site.test/index.html
+	assert_contains "$output" "407"
+	: >"$W/up.log"
+	CRED_ENV="" check_secret_absent --upstream-proxy="http://127.0.0.1:$UP_PORT" \
+		--upstream-proxy-auth-file="$W/auth"
+}
+
+@test "credentials from --upstream-proxy-auth-file arrive as Proxy-Authorization and appear nowhere else" {
+	each_user pass_auth_file
+}
+
+pass_auth_env() {
+	start_upstream up "$BASIC"
+	CRED_ENV="HTTPS_PROXY=http://alice:$PASSWORD_URL@127.0.0.1:$UP_PORT" \
+		check_secret_absent
+}
+
+@test "credentials from HTTPS_PROXY's URL arrive as Proxy-Authorization and appear nowhere else" {
+	each_user pass_auth_env
+}
+
+pass_no_secret_on_argv() {
+	run sbx --upstream-proxy="http://alice:$PASSWORD@127.0.0.1:3128" \
+		--allow-host=site.test --status-fd=3 -- true 3>"$W/status"
+	assert_status 125
+	assert_contains "$output" "--upstream-proxy-auth-file"
+	refute_contains "$output" "$PASSWORD"
+	refute_contains "$(cat "$W/status")" "$PASSWORD"
+	assert_eq "$(jq -r .status "$W/status")" invalid-policy
+	run sbx --upstream-proxy="https://127.0.0.1:3128" --allow-host=site.test -- true
+	assert_status 125
+	assert_contains "$output" "TLS"
+	# Malformed: refused by --check too, before anything runs.
+	for bad in "http://127.0.0.1:0" "http://127.0.0.1:99999" "socks5://127.0.0.1:1080" \
+		"http://127.0.0.1:3128/path" "http://bad host:1" ""; do
+		run sbx --upstream-proxy="$bad" --allow-host=site.test --check \
+			--status-fd=3 3>"$W/status"
+		assert_status 125
+		assert_eq "$(jq -r .status "$W/status")" invalid-policy
+	done
+	# The environment's malformed URL is refused, and none ignores it.
+	run usr env HTTPS_PROXY="ftp://alice:$PASSWORD@proxy" "$SBOX" \
+		--allow-host=site.test -- true
+	assert_status 125
+	assert_contains "$output" "HTTPS_PROXY"
+	refute_contains "$output" "$PASSWORD"
+	run usr env HTTPS_PROXY="ftp://alice:$PASSWORD@proxy" "$SBOX" \
+		--upstream-proxy=none --allow-host=site.test -- true
+	assert_status 0
+	# A policy file cannot choose where the traffic and credentials go.
+	printf -- '--upstream-proxy=http://127.0.0.1:3128\n' >"$W/p.policy"
+	chmod 0644 "$W/p.policy"
+	run sbx --policy="$W/p.policy" --allow-host=site.test -- true
+	assert_status 125
+	assert_contains "$output" "belongs on the command line"
+}
+
+@test "credentials on the command line, https:// and malformed upstream URLs are refused (125, invalid-policy) without echoing the password" {
+	each_user pass_no_secret_on_argv
+}
+
+# --- the environment: the default, NO_PROXY, the opt-out --------------------
+
+pass_env_default_and_opt_out() {
+	start_upstream up
+	# HTTP_PROXY alone serves plain HTTP and tunnels alike.
+	run usr env HTTP_PROXY="http://127.0.0.1:$UP_PORT" "$SBOX" \
+		--allow-host=site.test -- sh -c "$TWO_REQUESTS" sh "$W"
+	assert_status 0
+	assert_eq "$output" "tls from the origin"$'\n'"plain from the origin"
+	grep -qx 'CONNECT site.test:443 HTTP/1.1' "$W/up.log"
+	grep -qx 'GET http://site.test:80/index.html HTTP/1.1' "$W/up.log"
+	# --upstream-proxy=none: direct, as without the variable (site.test
+	# is 127.0.0.1 in the hosts file the launcher sees).
+	: >"$W/up.log"
+	HTTPS_PROXY="http://127.0.0.1:$UP_PORT" HTTP_PROXY="http://127.0.0.1:$UP_PORT" \
+		run hsbx --upstream-proxy=none --allow-host="site.test:$PLAIN_PORT" \
+		--allow-host="127.0.0.1:$PLAIN_PORT" -- \
+		curl -sS "http://site.test:$PLAIN_PORT/index.html"
+	assert_status 0
+	assert_eq "$output" "plain from the origin"
+	assert_eq "$(cat "$W/up.log")" ""
+	# The control: the same run without the opt-out arrives upstream.
+	HTTPS_PROXY="http://127.0.0.1:$UP_PORT" HTTP_PROXY="http://127.0.0.1:$UP_PORT" \
+		run hsbx --allow-host="site.test:$PLAIN_PORT" -- \
+		curl -sS "http://site.test:$PLAIN_PORT/index.html"
+	assert_status 0
+	assert_eq "$output" "plain from the origin"
+	grep -qx "GET http://site.test:$PLAIN_PORT/index.html HTTP/1.1" "$W/up.log"
+}
+
+@test "HTTP_PROXY in the launcher's environment is the upstream by default; --upstream-proxy=none connects directly" {
+	each_user pass_env_default_and_opt_out
+}
+
+pass_no_proxy() {
+	start_upstream up
+	for list in "site.test" ".site.test" "*" "other.example, SITE.test:80"; do
+		: >"$W/up.log"
+		HTTPS_PROXY="http://127.0.0.1:$UP_PORT" NO_PROXY="$list" \
+			run hsbx --allow-host="site.test:$PLAIN_PORT" \
+			--allow-host="127.0.0.1:$PLAIN_PORT" -- \
+			curl -sS "http://site.test:$PLAIN_PORT/index.html"
+		assert_status 0
+		assert_eq "$output" "plain from the origin"
+		assert_eq "$(cat "$W/up.log")" ""
+	done
+	# A direct connection keeps every check: site.test is loopback, and
+	# without the address entry it is refused.
+	HTTPS_PROXY="http://127.0.0.1:$UP_PORT" NO_PROXY=site.test \
+		run hsbx --allow-host="site.test:$PLAIN_PORT" -- \
+		curl -sS "http://site.test:$PLAIN_PORT/index.html"
+	assert_contains "$output" "resolves to a loopback address"
+	assert_eq "$(cat "$W/up.log")" ""
+	# The control: a name NO_PROXY does not cover goes upstream, where it
+	# is passed on unresolved, and no address check applies to it.
+	HTTPS_PROXY="http://127.0.0.1:$UP_PORT" NO_PROXY=other.test \
+		run hsbx --allow-host="site.test:$PLAIN_PORT" -- \
+		curl -sS "http://site.test:$PLAIN_PORT/index.html"
+	assert_status 0
+	assert_eq "$output" "plain from the origin"
+	grep -qx "GET http://site.test:$PLAIN_PORT/index.html HTTP/1.1" "$W/up.log"
+}
+
+@test "NO_PROXY's names connect directly, with every address check" {
+	each_user pass_no_proxy
+}
+
+# --- failures of the upstream -----------------------------------------------
+
+pass_dead_upstream() {
+	dead_port
+	run sbx --upstream-proxy="http://127.0.0.1:$DEAD_PORT" \
+		--allow-host=site.test --log-fd=3 -- sh -c \
+		'curl -sS -o /dev/null -w "%{http_code}\n" http://site.test/;
+		 curl -sS https://site.test/ ; echo "https $?"' 3>"$W/events"
+	assert_status 0
+	assert_contains "$output" "502"
+	assert_contains "$output" "https 56"
+	assert_contains "$output" "through the upstream proxy"
+	assert_contains "$output" "2 failed"
+	refute_contains "$output" "refused site.test"
+	assert_eq "$(jq -r 'select(.event == "net-failed") | .upstream' "$W/events" | sort -u)" \
+		"127.0.0.1:$DEAD_PORT"
+	jq -r 'select(.event == "net-failed") | .reason' "$W/events" |
+		grep -q "cannot connect: Connection refused"
+	[ "$(jq -r 'select(.event == "net-denied")' "$W/events")" = "" ]
+	# The control: a live upstream on the same command serves it.
+	start_upstream up
+	run sbx --upstream-proxy="http://127.0.0.1:$UP_PORT" \
+		--allow-host=site.test -- curl -sS http://site.test/index.html
+	assert_status 0
+	assert_eq "$output" "plain from the origin"
+}
+
+@test "a dead upstream proxy: 502 to the sandbox, a net-failed event and a failure line, not a refusal" {
+	each_user pass_dead_upstream
+}
+
+pass_407() {
+	start_upstream up "$BASIC"
+	run sbx --upstream-proxy="http://127.0.0.1:$UP_PORT" \
+		--allow-host=site.test --log-fd=3 -- sh -c \
+		'curl -sS -o /dev/null -w "%{http_code}\n" http://site.test/;
+		 curl -sS https://site.test/ ; echo "https $?"' 3>"$W/events"
+	assert_contains "$output" "502"
+	assert_contains "$output" "https 56"
+	assert_eq "$(jq -r 'select(.event == "net-failed") | .reason' "$W/events" | sort -u)" \
+		"the upstream proxy 127.0.0.1:$UP_PORT answered 407 Proxy Authentication Required"
+	# Both requests did arrive: the upstream refused them.
+	assert_eq "$(grep -c '^CONNECT\|^GET' "$W/up.log")" 2
+}
+
+@test "an upstream proxy's 407 is a failure the sandbox is told of (502), for tunnels and plain HTTP" {
+	each_user pass_407
+}
+
+# --- without --allow-host ---------------------------------------------------
+
+# No proxy of sbox-exec's in use: the variables are the caller's to pass.
+@test "without --allow-host the proxy variables are left alone" {
+	run env HTTPS_PROXY="http://alice:$PASSWORD@127.0.0.1:1" "$SBOX_EXEC" -- \
+		sh -c 'printf "%s\n" "$HTTPS_PROXY"'
+	assert_status 0
+	assert_eq "$output" "http://alice:$PASSWORD@127.0.0.1:1"
+}
