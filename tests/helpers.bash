@@ -52,6 +52,10 @@ else
 	cd "${SBOX_TEST_SCRATCH:-/var/tmp}" || exit 1
 fi
 
+# The machine's proxy variables would send --allow-host's requests to its
+# proxy (sbox-exec(1), --upstream-proxy): no test depends on them.
+unset HTTPS_PROXY https_proxy HTTP_PROXY http_proxy NO_PROXY no_proxy
+
 # --- requirements -------------------------------------------------------
 
 # skip_or_fail REASON: skip, unless SBOX_TESTS_MUST_WORK=1.
