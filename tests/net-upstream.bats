@@ -215,6 +215,18 @@ pass_auth_env() {
 	start_upstream up "$BASIC"
 	CRED_ENV="HTTPS_PROXY=http://alice:$PASSWORD_URL@127.0.0.1:$UP_PORT" \
 		check_secret_absent
+	# --print and --check's status, from the same environment.
+	run usr env "HTTPS_PROXY=http://alice:$PASSWORD_URL@127.0.0.1:$UP_PORT" \
+		"$SBOX" --allow-host=site.test --print -- true
+	assert_status 0
+	refute_contains "$output" "$PASSWORD_URL"
+	refute_contains "$output" "alice"
+	run usr env "HTTPS_PROXY=http://alice:$PASSWORD_URL@127.0.0.1:$UP_PORT" \
+		"$SBOX" --allow-host=site.test --check --json -v
+	assert_status 0
+	assert_contains "$output" "upstream proxy 127.0.0.1:$UP_PORT (from HTTPS_PROXY)"
+	refute_contains "$output" "$PASSWORD_URL"
+	refute_contains "$output" "alice"
 }
 
 @test "credentials from HTTPS_PROXY's URL arrive as Proxy-Authorization and appear nowhere else" {
