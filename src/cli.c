@@ -41,6 +41,25 @@ cli_fail(struct invocation *inv, const char *file, unsigned long line,
 		sbox_error_set(&inv->err, SBOX_INVALID_POLICY, "%s", msg);
 }
 
+/* A launcher option's value, the last one given winning. */
+static void
+set_string(char **to, const char *value)
+{
+	free(*to);
+	*to = xstrdup(value);
+}
+
+/* Where the string option ID of the launcher is kept. */
+static char **
+launcher_string(struct invocation *inv, enum opt_id id)
+{
+	if (id == OPT_UPSTREAM_PROXY)
+		return &inv->upstream_proxy;
+	if (id == OPT_UPSTREAM_PROXY_AUTH_FILE)
+		return &inv->upstream_auth_file;
+	return &inv->project;
+}
+
 static void
 set_mode(struct invocation *inv, enum cli_mode mode)
 {
@@ -144,20 +163,13 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 		set_mode(inv, MODE_VERSION);
 		break;
 	case OPT_PROJECT:
-		free(inv->project);
-		inv->project = xstrdup(value);
+	case OPT_UPSTREAM_PROXY:
+	case OPT_UPSTREAM_PROXY_AUTH_FILE:
+		set_string(launcher_string(inv, id), value);
 		break;
 	case OPT_LEARN:
 	case OPT_WATCH:
 		apply_watch(inv, id, value);
-		break;
-	case OPT_UPSTREAM_PROXY:
-		free(inv->upstream_proxy);
-		inv->upstream_proxy = xstrdup(value);
-		break;
-	case OPT_UPSTREAM_PROXY_AUTH_FILE:
-		free(inv->upstream_auth_file);
-		inv->upstream_auth_file = xstrdup(value);
 		break;
 	case OPT_NONE:
 	case OPT_FS:

@@ -612,11 +612,16 @@ add_host(struct resolver *rs, enum opt_id id, const char *value,
 		fail(rs, o, "--%s: '%s': %s", options_name(id), value, why);
 }
 
-/* --timeout, --kill-after, --net-idle-timeout: their form was checked
- * by options_check_value(). */
+/* --timeout, --kill-after, --net-idle-timeout, --probe-timeout: their
+ * form was checked by options_check_value(). */
 static void
 set_duration(struct invocation *inv, enum opt_id id, const char *value)
 {
+	if (id == OPT_PROBE_TIMEOUT) {
+		(void)options_parse_seconds(value, &inv->probe_timeout_ms);
+		inv->probe_timeout_given = true;
+		return;
+	}
 	long long *to = id == OPT_TIMEOUT ? &inv->timeout_ms :
 	    id == OPT_KILL_AFTER	  ? &inv->kill_after_ms :
 					    &inv->net_idle_ms;
@@ -674,9 +679,6 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 		p->tty = true;
 		break;
 	case OPT_PROBE_TIMEOUT:
-		(void)options_parse_seconds(value, &rs->inv->probe_timeout_ms);
-		rs->inv->probe_timeout_given = true;
-		break;
 	case OPT_TIMEOUT:
 	case OPT_KILL_AFTER:
 	case OPT_NET_IDLE_TIMEOUT:
