@@ -335,6 +335,7 @@ upstream_tunnel(struct conn *c, int fd, const struct upstream *u)
 	while (rc == 0 && end == 0) {
 		size_t before = len;
 
+		errno = 0;
 		if (read_more(fd, in, &len, sizeof(c->early) - 1, deadline) <
 		    0) {
 			c->late = len == before &&

@@ -389,6 +389,31 @@ pass_407() {
 	each_user pass_407
 }
 
+pass_503_and_silence() {
+	UPSTREAM_ANSWER=503 start_upstream up
+	run sbx --upstream-proxy="http://127.0.0.1:$UP_PORT" \
+		--allow-host=site.test --log-fd=3 -- sh -c \
+		'curl -sS https://site.test/ ; echo "https $?"' 3>"$W/events"
+	assert_contains "$output" "response 502"
+	assert_contains "$output" "through the upstream proxy"
+	assert_eq "$(jq -r 'select(.event == "net-failed") | .reason' "$W/events")" \
+		"the upstream proxy 127.0.0.1:$UP_PORT answered 503 Service Unavailable"
+	grep -qx 'CONNECT site.test:443 HTTP/1.1' "$W/up.log"
+	# An upstream that accepts and never answers: 504 after 10 seconds.
+	UPSTREAM_ANSWER=silent start_upstream quiet
+	run sbx --upstream-proxy="http://127.0.0.1:$UP_PORT" \
+		--allow-host=site.test --log-fd=3 -- sh -c \
+		'curl -sS https://site.test/ ; echo "https $?"' 3>"$W/events"
+	assert_contains "$output" "response 504"
+	assert_eq "$(jq -r 'select(.event == "net-failed") | .reason' "$W/events")" \
+		"the upstream proxy 127.0.0.1:$UP_PORT did not answer within 10 s"
+	grep -qx 'CONNECT site.test:443 HTTP/1.1' "$W/quiet.log"
+}
+
+@test "an upstream proxy's 503, and one that never answers (504), are failures the sandbox is told of" {
+	each_user pass_503_and_silence
+}
+
 # --- without --allow-host ---------------------------------------------------
 
 # No proxy of sbox-exec's in use: the variables are the caller's to pass.

@@ -10,7 +10,9 @@ decided.  A CONNECT to any host on port 443 is tunnelled to
 request in absolute form (http://host[:port]/path) goes to
 127.0.0.1:ORIGIN_PORT in origin form.  The names are never resolved: the
 test's names exist nowhere else.  With AUTH (the expected
-Proxy-Authorization value), a request without it gets 407.
+Proxy-Authorization value), a request without it gets 407.  With
+$UPSTREAM_ANSWER=503 every request gets 503; with "silent", none gets an
+answer (the connection is held until the client closes it).
 """
 import os
 import socket
@@ -62,6 +64,15 @@ class Handler(socketserver.BaseRequestHandler):
         lines = head.split(b"\r\n")
         method, target, version = lines[0].split(b" ")
         headers = lines[1:]
+        answer = os.environ.get("UPSTREAM_ANSWER", "")
+        if answer == "503":
+            c.sendall(b"HTTP/1.1 503 Service Unavailable\r\n"
+                      b"Content-Length: 0\r\nConnection: close\r\n\r\n")
+            return
+        if answer == "silent":
+            while c.recv(65536):
+                pass
+            return
         if len(sys.argv) > 5:
             want = b"Proxy-Authorization: " + sys.argv[5].encode()
             if want not in headers:
