@@ -74,12 +74,16 @@ pass_chain() {
 	: >"$W/up.log"
 	run sbx --upstream-proxy="http://127.0.0.1:$UP_PORT" \
 		--allow-host=site.test --status-fd=3 --log-fd=4 -- \
-		sh -c "$TWO_REQUESTS" sh "$W" 3>"$W/status" 4>"$W/events"
+		sh -c "$TWO_REQUESTS"' &&
+		curl -sS -x socks5h://127.0.0.1:3128 --noproxy "" \
+			--cacert "$1/tls/cert.pem" https://site.test/index.html' \
+		sh "$W" 3>"$W/status" 4>"$W/events"
 	assert_status 0
-	assert_eq "$output" "tls from the origin"$'\n'"plain from the origin"
-	# The name as asked, never an address; plain HTTP in absolute form.
-	assert_eq "$(grep -c '^CONNECT ' "$W/up.log")" 1
-	grep -qx 'CONNECT site.test:443 HTTP/1.1' "$W/up.log"
+	assert_eq "$output" "tls from the origin"$'\n'"plain from the origin"$'\n'"tls from the origin"
+	# The name as asked, never an address (a SOCKS5 request's too);
+	# plain HTTP in absolute form.
+	assert_eq "$(grep -c '^CONNECT ' "$W/up.log")" 2
+	assert_eq "$(grep -cx 'CONNECT site.test:443 HTTP/1.1' "$W/up.log")" 2
 	grep -qx 'Host: site.test:443' "$W/up.log"
 	grep -qx 'GET http://site.test:80/index.html HTTP/1.1' "$W/up.log"
 	! grep -qi '^Proxy-Authorization' "$W/up.log"
@@ -88,7 +92,7 @@ pass_chain() {
 	assert_eq "$(jq -r .event "$W/events")" exit
 }
 
-@test "an allowed name goes through --upstream-proxy: CONNECT name:443 and absolute-form HTTP arrive there, the bodies reach the sandbox" {
+@test "an allowed name goes through --upstream-proxy: CONNECT name:443 (from CONNECT and SOCKS5) and absolute-form HTTP arrive there, the bodies reach the sandbox" {
 	each_user pass_chain
 }
 
@@ -118,6 +122,30 @@ pass_denied_never_arrives() {
 
 @test "a denied name never reaches the upstream proxy; the sandbox sees the refusal" {
 	each_user pass_denied_never_arrives
+}
+
+pass_address_request() {
+	start_upstream up
+	# An address no pattern covers: refused here, never sent on.
+	run sbx --upstream-proxy="http://127.0.0.1:$UP_PORT" \
+		--allow-host="10.0.0.0/8:$PLAIN_PORT" -- \
+		curl -sS -p -x http://127.0.0.1:3128 --noproxy "" \
+		"http://127.0.0.1:$PLAIN_PORT/index.html"
+	assert_failed "a CONNECT to an address no pattern covers"
+	assert_contains "$output" "403"
+	assert_eq "$(cat "$W/up.log")" ""
+	# The control: an address the pattern covers is sent on as asked.
+	run sbx --upstream-proxy="http://127.0.0.1:$UP_PORT" \
+		--allow-host="127.0.0.0/8:$PLAIN_PORT" -- \
+		curl -sS -p -x http://127.0.0.1:3128 --noproxy "" \
+		"http://127.0.0.1:$PLAIN_PORT/index.html"
+	assert_status 0
+	assert_eq "$output" "plain from the origin"
+	grep -qx "CONNECT 127.0.0.1:$PLAIN_PORT HTTP/1.1" "$W/up.log"
+}
+
+@test "a request for an address is judged on the address before the upstream proxy sees it" {
+	each_user pass_address_request
 }
 
 # --- credentials ------------------------------------------------------------
