@@ -1358,6 +1358,10 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 	}
 
 	forward_signals_to(l->bwrap_pid, out->cmd_pid, &l->t, p->tty);
+	/* The command's process group before it starts (stage two's, kept
+	 * across its exec): an interrupt typed the moment it runs goes to
+	 * the whole job, not to its first process alone. */
+	find_groups(&r);
 	deadline_watch(dl, out->cmd_pid, l->bwrap_pid, (int)fwd_pidfd);
 	spec->ready(spec->ready_ctx, getpid(), out->lookup_text);
 	(void)send(l->ctrl, &go, 1, MSG_NOSIGNAL);

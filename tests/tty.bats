@@ -132,8 +132,12 @@ first_line() {
 		assert_contains "$output" "exit=3"
 		drive expect=ready kill=15 -- "$SBOX" -- sh -c 'echo ready; sleep 30'
 		assert_contains "$output" "exit=143"
-		drive expect=ready send='\x03' -- "$SBOX" -- sh -c 'echo ready; sleep 30'
+		# The interrupt goes to the whole job: a child that is already
+		# running (it says ready) dies of it, and so does its shell.
+		drive expect=ready send='\x03' -- "$SBOX" -- \
+			sh -c '(echo ready; exec sleep 30); echo after'
 		assert_contains "$output" "exit=130"
+		refute_contains "$output" "after"
 		# End of input typed at the keyboard reaches the command.
 		drive expect=ready send='typed\n\x04' -- "$SBOX" -- \
 			sh -c 'echo ready; n=$(wc -l); echo "lines=$n"'

@@ -95,9 +95,18 @@ def main():
             signal.signal(signal.SIGQUIT, signal.SIG_DFL)
             os.close(report_w)
             os.execvp(cmd[0], cmd)
-        os.setpgid(job, job)
+        # The job sets its own group too: whichever runs first does it.
+        # Once the job has exec'd, this one fails with EACCES, and the
+        # group is made already; a shell ignores that, and so does this.
+        try:
+            os.setpgid(job, job)
+        except PermissionError:
+            pass
         if not background:
-            os.tcsetpgrp(0, job)
+            try:
+                os.tcsetpgrp(0, job)
+            except ProcessLookupError:
+                pass  # the job ended already; its status is below
 
         def to_foreground(*_):
             os.tcsetpgrp(0, job)
