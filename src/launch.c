@@ -40,6 +40,7 @@
 #include "events.h"
 #include "fd.h"
 #include "netproxy.h"
+#include "phase.h"
 #include "watch.h"
 #include "stage2.h"
 #include "launch.h"
@@ -623,6 +624,7 @@ start_bwrap(struct launch *l, const struct launch_spec *spec,
 	/* What bwrap leaves behind becomes ours to end (ready.c). */
 	(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
 	fflush(NULL);
+	phase_mark("spawn");
 	/*
 	 * vfork: the child only rearranges descriptors and execs, and the
 	 * launcher's memory need not be copied for that.
@@ -1198,6 +1200,7 @@ await_sandbox(struct launch *l, const struct launch_spec *spec,
 		ready_outcome_free(out);
 		return -1;
 	}
+	phase_mark("reported");
 	verified = verify_sandbox(l->bwrap_pid, out->cmd_pid, inv->policy.net,
 	    filters, out->watch_fd >= 0, err);
 	if (verified < 0 && bwrap_ended_meanwhile(l->bwrap_pid)) {
@@ -1217,6 +1220,7 @@ await_sandbox(struct launch *l, const struct launch_spec *spec,
 		ready_outcome_free(out);
 		return -1;
 	}
+	phase_mark("verified");
 	return 0;
 }
 

@@ -28,6 +28,7 @@
 #include "landlock.h"
 #include "launch.h"
 #include "locate.h"
+#include "phase.h"
 #include "protect.h"
 #include "ready.h"
 #include "resolve.h"
@@ -444,10 +445,12 @@ main(int argc, char **argv)
 
 	if (stage2_is_invocation(argc, argv))
 		return stage2_main(argc, argv);
+	phase_mark("start");
 	if (settle_process() < 0)
 		return SBOX_EXIT_REFUSED;
 
 	(void)cli_parse(&inv, argc, argv);
+	phase_mark("parsed");
 	if (inv.mode == MODE_HELP || inv.mode == MODE_VERSION) {
 		if (inv.mode == MODE_HELP)
 			cli_help(stdout);
@@ -457,6 +460,7 @@ main(int argc, char **argv)
 		return flush_stdout() == 0 ? 0 : SBOX_EXIT_REFUSED;
 	}
 	(void)resolve_invocation(&inv);
+	phase_mark("resolved");
 	/* What the user should know of the policy, refused or not. */
 	if (inv.verbosity > 0 || (inv.mode == MODE_CHECK && inv.verbosity >= 0))
 		for (size_t i = 0; i < inv.notices.n; i++)
@@ -477,6 +481,7 @@ main(int argc, char **argv)
 	if (getuid() == 0 && !inv.allow_setuid_files &&
 	    protect_check_setuid(&inv.policy, &err) < 0)
 		refuse(&rep, &err);
+	phase_mark("located");
 
 	if (inv.mode == MODE_PRINT) {
 		if (launch_print(&inv, &bw, &err) < 0)
@@ -502,8 +507,10 @@ main(int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME_COARSE, &start);
 	if (launch_sandbox(&spec, &code, &err) < 0)
 		refuse(&rep, &err);
+	phase_mark("ended");
 	if (inv.mode == MODE_RUN)
 		after_run(&inv, code, argv, &start);
+	phase_mark("done");
 	/* --check --json: the answer is the line on stdout. */
 	if (rep.stdout_failed)
 		code = SBOX_EXIT_REFUSED;
