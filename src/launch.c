@@ -293,7 +293,9 @@ open_hidden_fds(struct bwrap_input *in, size_t n)
 	for (size_t i = 0; i < n; i++)
 		in->hidden_fds[i] = -1;
 	for (size_t i = 0; i < n; i++) {
-		in->hidden_fds[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		/* openat(): musl's open() adds an fcntl() for O_CLOEXEC. */
+		in->hidden_fds[i] = openat(AT_FDCWD, "/dev/null",
+		    O_RDONLY | O_CLOEXEC);
 		if (in->hidden_fds[i] < 0)
 			return -1;
 	}
@@ -1083,7 +1085,7 @@ classify(const struct launch_spec *spec, const struct ready_outcome *out,
 	long restrict_userns = 0;
 
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", spec->located->fd);
-	bwrap = realpath(link, NULL);
+	bwrap = util_realpath(link);
 	host.bwrap = bwrap;
 	host.nmounts = spec->inv->policy.nmounts;
 	if (sysctl_read_long("fs/mount-max", &host.mount_max) < 0)

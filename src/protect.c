@@ -27,6 +27,7 @@
 #include "gitconfig.h"
 #include "protect.h"
 #include "scan.h"
+#include "seen.h"
 #include "util.h"
 
 #ifndef PKGLIBEXECDIR
@@ -88,6 +89,7 @@ struct plan {
 	bool git_overflow;	     /* more than GIT_FILES_MAX: refuse */
 	struct protect_holds *holds; /* a run: placeholders may be made */
 	const struct policy *policy; /* what the user named, or NULL */
+	struct seen *seen;	     /* listings that spare lookups, or NULL */
 };
 
 /*
@@ -564,17 +566,19 @@ plan_repos_in(struct plan *pl, const struct policy *p,
 
 /*
  * PATH with symlinks resolved, or NULL when it does not exist.  Most
- * listed paths do not: one lstat() answers that, where realpath() may
+ * listed paths do not: the listing of their directory answers that for
+ * all of them (seen.c), and otherwise one lstat(), where realpath() may
  * look at every component first.
  */
 static char *
-existing_realpath(const char *path)
+existing_realpath(struct plan *pl, const char *path)
 {
 	struct stat st;
 
-	if (lstat(path, &st) < 0)
+	if ((pl->seen != NULL && seen_absent(pl->seen, path)) ||
+	    lstat(path, &st) < 0)
 		return NULL;
-	return realpath(path, NULL);
+	return util_realpath(path);
 }
 
 /* Whether a hide already planned covers PATH (or PATH itself). */
@@ -638,7 +642,7 @@ scan_found(void *ctx, const char *path)
 static void
 plan_socket_scan(struct plan *pl, const char *root, struct strv *done)
 {
-	cleanup_free char *real = existing_realpath(root);
+	cleanup_free char *real = existing_realpath(pl, root);
 	struct socket_scan s = { .pl = pl, .first = pl->n };
 	const struct scan_sockets_cb cb = { scan_skip, scan_found, &s };
 	struct stat st;
@@ -686,7 +690,7 @@ plan_config_dir(struct plan *pl, const char *dir)
 	cleanup_free char *at = xstrdup(dir);
 	char *real, *slash;
 
-	while ((real = existing_realpath(at)) == NULL &&
+	while ((real = existing_realpath(pl, at)) == NULL &&
 	    (slash = strrchr(at, '/')) != NULL && slash != at)
 		*slash = '\0';
 	if (real == NULL || plan_hides(pl, real)) {
@@ -718,7 +722,7 @@ plan_listed(struct plan *pl, const struct policy *p,
 		plan_add(pl, WANT_HIDE, xstrdup("/etc/shadow-"));
 		plan_add(pl, WANT_HIDE, xstrdup("/etc/gshadow-"));
 		if (root_home != NULL && root_home[0] == '/') {
-			cleanup_free char *home = realpath(root_home, NULL);
+			cleanup_free char *home = util_realpath(root_home);
 
 			/*
 			 * The project below it stays, read-only; run in the
@@ -735,7 +739,7 @@ plan_listed(struct plan *pl, const struct policy *p,
 	}
 	if (cl != NULL) {
 		for (size_t i = 0; i < cl->masks.n; i++) {
-			char *real = existing_realpath(cl->masks.v[i]);
+			char *real = existing_realpath(pl, cl->masks.v[i]);
 
 			if (real != NULL && plan_covers(pl, real))
 				free(real);
@@ -789,7 +793,7 @@ plan_own_files(struct plan *pl)
 		places[n++] = xasprintf("%s/../data/credentials", dir);
 	}
 	for (size_t i = 0; i < n; i++) {
-		char *real = existing_realpath(places[i]);
+		char *real = existing_realpath(pl, places[i]);
 
 		free(places[i]);
 		if (real == NULL || plan_hides(pl, real)) {
@@ -828,7 +832,7 @@ plan_defaults(struct plan *pl, const struct policy *p,
 	for (size_t i = 0; i < env->nstatus_sockets; i++)
 		if (env->status_sockets[i][0] != '@')
 			plan_add(pl, WANT_HIDE,
-			    realpath(env->status_sockets[i], NULL));
+			    util_realpath(env->status_sockets[i]));
 
 	plan_git_globals(pl, env);
 	/* Repositories at the top of a writable dir, and just below it. */
@@ -849,7 +853,7 @@ is_status_socket(const struct protect_env *env, const char *path)
 
 		if (env->status_sockets[i][0] == '@')
 			continue;
-		s = realpath(env->status_sockets[i], NULL);
+		s = util_realpath(env->status_sockets[i]);
 		if (s != NULL && strcmp(s, path) == 0)
 			return true;
 	}
@@ -873,7 +877,7 @@ wide_grant(const struct mount *m, const struct plan *pl,
 		return xstrdup("the whole file system");
 	for (size_t h = 0; h < 2; h++)
 		if (env->homes[h] != NULL && env->homes[h][0] == '/')
-			home[h] = realpath(env->homes[h], NULL);
+			home[h] = util_realpath(env->homes[h]);
 	for (size_t h = 0; h < 2 && what == NULL; h++)
 		if (home[h] != NULL && strcmp(home[h], m->dest) == 0)
 			what = xstrdup("a home directory");
@@ -941,6 +945,11 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 	struct plan pl = { .holds = env->holds, .policy = p };
 	enum mount_kind *kind;
 
+	/* Where most of what is looked for is not: listed once. */
+	pl.seen = seen_new();
+	for (size_t h = 0; h < 2; h++)
+		seen_root(pl.seen, env->homes[h]);
+	seen_root(pl.seen, "/run");
 	plan_defaults(&pl, p, env);
 	if (pl.git_overflow)
 		sbox_error_set(err, SBOX_INVALID_POLICY,
@@ -955,7 +964,10 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 		struct stat st;
 
 		kind[i] = MOUNT_ROOT; /* not taken */
-		if (stat(c->path, &st) < 0 || policy_user_named(p, c->path) ||
+		/* Only a mask is spared the lookup: nothing else planned
+		 * (git's placeholders) may have been made since the listing. */
+		if ((c->want == WANT_HIDE && seen_absent(pl.seen, c->path)) ||
+		    stat(c->path, &st) < 0 || policy_user_named(p, c->path) ||
 		    m == NULL || !policy_mount_from_host(m->kind))
 			continue;
 		switch (c->want) {
@@ -1000,7 +1012,7 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 		if (kind[i] != MOUNT_ROOT) {
 			bool bind = kind[i] == MOUNT_RO || kind[i] == MOUNT_RW;
 			cleanup_free char *src = bind ?
-			    realpath(pl.v[i].path, NULL) :
+			    util_realpath(pl.v[i].path) :
 			    NULL;
 
 			if (!bind || src != NULL)
@@ -1011,6 +1023,7 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 	}
 	free(kind);
 	free(pl.v);
+	seen_free(pl.seen);
 	return err->detail == NULL ? 0 : -1;
 }
 

@@ -95,19 +95,28 @@ written_as_pattern(const char *value, const struct origin *o)
 static char *
 passwd_home(uid_t uid)
 {
-	FILE *f = fopen("/etc/passwd", "re");
+	/* Read once a launch: several steps ask. */
+	static bool looked;
+	static uid_t looked_for;
+	static char *found;
 	struct passwd *pw;
-	char *home = NULL;
+	FILE *f;
 
-	if (f == NULL)
-		return NULL;
-	while ((pw = fgetpwent(f)) != NULL)
-		if (pw->pw_uid == uid) {
-			home = xstrdup(pw->pw_dir);
-			break;
-		}
-	fclose(f);
-	return home;
+	if (!looked || looked_for != uid) {
+		free(found);
+		found = NULL;
+		looked = true;
+		looked_for = uid;
+		f = fopen("/etc/passwd", "re");
+		while (f != NULL && (pw = fgetpwent(f)) != NULL)
+			if (pw->pw_uid == uid) {
+				found = xstrdup(pw->pw_dir);
+				break;
+			}
+		if (f != NULL)
+			fclose(f);
+	}
+	return found != NULL ? xstrdup(found) : NULL;
 }
 
 /* The home directory: HOME, or the password entry's when it is unset. */
@@ -155,7 +164,7 @@ grant_source(struct resolver *rs, enum opt_id id, const char *value,
 	char *src = NULL;
 
 	if (o->file == NULL || id == OPT_HIDE) {
-		src = realpath(value, NULL);
+		src = util_realpath(value);
 		if (src == NULL && (errno == ENOENT || errno == ENOTDIR) &&
 		    written_as_pattern(value, o))
 			fail(rs, o, NOT_A_PATTERN, options_name(id), value);
@@ -300,7 +309,7 @@ set_chdir(struct resolver *rs, const char *value, const struct origin *o)
 
 	free(p->chdir);
 	/* Resolved like the mounts, so that they can be compared. */
-	p->chdir = realpath(value, NULL);
+	p->chdir = util_realpath(value);
 	if (p->chdir == NULL && (errno == ENOENT || errno == ENOTDIR) &&
 	    written_as_pattern(value, o))
 		fail(rs, o, NOT_A_PATTERN, "chdir", value);
@@ -360,7 +369,7 @@ command_real(const struct invocation *inv)
 	if (cmd == NULL || cmd[0] == '\0')
 		return NULL;
 	if (strchr(cmd, '/') != NULL)
-		return realpath(cmd, NULL);
+		return util_realpath(cmd);
 	copy = xstrdup(path != NULL ? path : "/usr/bin:/bin");
 	for (char *d = strtok_r(copy, ":", &save); d != NULL;
 	     d = strtok_r(NULL, ":", &save)) {
@@ -369,7 +378,7 @@ command_real(const struct invocation *inv)
 
 		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
 		    access(cand, X_OK) == 0)
-			return realpath(cand, NULL);
+			return util_realpath(cand);
 	}
 	return NULL;
 }
@@ -418,7 +427,7 @@ enclosing_tree(const char *project)
 	homes[1] = pw;
 	for (size_t i = 0; i < N_ELEMENTS(homes); i++)
 		if (homes[i] != NULL && homes[i][0] == '/')
-			real[i] = realpath(homes[i], NULL);
+			real[i] = util_realpath(homes[i]);
 	while (found == NULL && (slash = strrchr(dir, '/')) != NULL &&
 	    slash != dir) {
 		cleanup_free char *git = NULL;
@@ -890,7 +899,7 @@ wide_project(const char *dir)
 
 		if (homes[i] == NULL || homes[i][0] != '/')
 			continue;
-		real = realpath(homes[i], NULL);
+		real = util_realpath(homes[i]);
 		if (real != NULL && strcmp(real, dir) == 0)
 			return "the home directory";
 		if (real != NULL && util_path_within(real, dir))
@@ -910,7 +919,7 @@ resolve_project(struct resolver *rs)
 	const char *given = inv->project ? inv->project : inv->policy.cwd;
 	struct stat st;
 
-	rs->project = realpath(given, NULL);
+	rs->project = util_realpath(given);
 	if (rs->project == NULL && (errno == ENOENT || errno == ENOTDIR) &&
 	    inv->project != NULL && written_as_pattern(given, &cmdline)) {
 		cli_fail(inv, NULL, 0, NOT_A_PATTERN, "project", given);

@@ -640,7 +640,7 @@ decide(struct seen *s)
 		}
 		/* Through the host's links where the parent is there. */
 		parent = parent_of(abs);
-		if ((real = realpath(parent, NULL)) != NULL &&
+		if ((real = util_realpath(parent)) != NULL &&
 		    strcmp(real, parent) != 0 && strcmp(abs, "/") != 0) {
 			char *joined = util_path_join(real,
 			    strrchr(abs, '/') + 1);
