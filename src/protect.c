@@ -964,11 +964,17 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 		struct stat st;
 
 		kind[i] = MOUNT_ROOT; /* not taken */
+		/* What the policy decides first, the host after: read-only
+		 * and pinned places matter only in a writable grant. */
+		if (m == NULL || !policy_mount_from_host(m->kind) ||
+		    ((c->want == WANT_READONLY || c->want == WANT_PIN) &&
+			m->kind != MOUNT_RW) ||
+		    policy_user_named(p, c->path))
+			continue;
 		/* Only a mask is spared the lookup: nothing else planned
 		 * (git's placeholders) may have been made since the listing. */
 		if ((c->want == WANT_HIDE && seen_absent(pl.seen, c->path)) ||
-		    stat(c->path, &st) < 0 || policy_user_named(p, c->path) ||
-		    m == NULL || !policy_mount_from_host(m->kind))
+		    stat(c->path, &st) < 0)
 			continue;
 		switch (c->want) {
 		case WANT_HIDE:
