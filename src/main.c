@@ -432,6 +432,22 @@ after_run(struct invocation *inv, int code, char **argv,
 	say_exit(code);
 }
 
+/* --print: the bwrap command line on stdout, and nothing run. */
+static int
+print_only(struct reporter *rep, struct invocation *inv, struct located *bw)
+{
+	struct sbox_error err = { 0 };
+	int code;
+
+	if (launch_print(inv, bw, &err) < 0)
+		refuse(rep, &err);
+	code = flush_stdout() == 0 ? 0 : SBOX_EXIT_REFUSED;
+	locate_free(bw);
+	cli_free(inv);
+	free(rep->sockets);
+	return code;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -483,15 +499,8 @@ main(int argc, char **argv)
 		refuse(&rep, &err);
 	phase_mark("located");
 
-	if (inv.mode == MODE_PRINT) {
-		if (launch_print(&inv, &bw, &err) < 0)
-			refuse(&rep, &err);
-		code = flush_stdout() == 0 ? 0 : SBOX_EXIT_REFUSED;
-		locate_free(&bw);
-		cli_free(&inv);
-		free(rep.sockets);
-		return code;
-	}
+	if (inv.mode == MODE_PRINT)
+		return print_only(&rep, &inv, &bw);
 
 	spec = (struct launch_spec){
 		.inv = &inv,

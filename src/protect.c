@@ -934,9 +934,44 @@ check_wide_grants(const struct policy *p, const struct plan *pl,
 }
 
 /*
- * Add the protections that apply: the path exists, the sandbox would show
- * it from the host (writable, for the read-only ones), and the user did
- * not name it.  Decided on the policy as the user left it.
+ * The mount that protects C, or MOUNT_ROOT when none is taken: the path
+ * exists, the sandbox would show it from the host (writable, for the
+ * read-only and pinned ones), and the user did not name it.
+ */
+static enum mount_kind
+plan_kind(struct plan *pl, const struct candidate *c)
+{
+	const struct mount *m = policy_mount_for(pl->policy, c->path);
+	struct stat st;
+
+	/* What the policy decides first, the host after: read-only and
+	 * pinned places matter only in a writable grant. */
+	if (m == NULL || !policy_mount_from_host(m->kind) ||
+	    ((c->want == WANT_READONLY || c->want == WANT_PIN) &&
+		m->kind != MOUNT_RW) ||
+	    policy_user_named(pl->policy, c->path))
+		return MOUNT_ROOT;
+	/* Only a mask is spared the lookup: nothing else planned (git's
+	 * placeholders) may have been made since the listing. */
+	if ((c->want == WANT_HIDE && seen_absent(pl->seen, c->path)) ||
+	    stat(c->path, &st) < 0)
+		return MOUNT_ROOT;
+	switch (c->want) {
+	case WANT_HIDE:
+		return S_ISDIR(st.st_mode) ? MOUNT_HIDE_DIR : MOUNT_HIDE_FILE;
+	case WANT_READONLY:
+		return MOUNT_RO;
+	case WANT_KEEP:
+		return MOUNT_RO;
+	case WANT_PIN:
+		return MOUNT_RW;
+	}
+	return MOUNT_ROOT;
+}
+
+/*
+ * Add the protections that apply (plan_kind()).  Decided on the policy
+ * as the user left it.
  */
 int
 protect_add_defaults(struct policy *p, const struct protect_env *env,
@@ -958,42 +993,8 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 	else
 		(void)check_wide_grants(p, &pl, env, err);
 	kind = xcalloc(pl.n, sizeof(*kind));
-	for (size_t i = 0; i < pl.n; i++) {
-		const struct candidate *c = &pl.v[i];
-		const struct mount *m = policy_mount_for(p, c->path);
-		struct stat st;
-
-		kind[i] = MOUNT_ROOT; /* not taken */
-		/* What the policy decides first, the host after: read-only
-		 * and pinned places matter only in a writable grant. */
-		if (m == NULL || !policy_mount_from_host(m->kind) ||
-		    ((c->want == WANT_READONLY || c->want == WANT_PIN) &&
-			m->kind != MOUNT_RW) ||
-		    policy_user_named(p, c->path))
-			continue;
-		/* Only a mask is spared the lookup: nothing else planned
-		 * (git's placeholders) may have been made since the listing. */
-		if ((c->want == WANT_HIDE && seen_absent(pl.seen, c->path)) ||
-		    stat(c->path, &st) < 0)
-			continue;
-		switch (c->want) {
-		case WANT_HIDE:
-			kind[i] = S_ISDIR(st.st_mode) ? MOUNT_HIDE_DIR :
-							MOUNT_HIDE_FILE;
-			break;
-		case WANT_READONLY:
-			if (m->kind == MOUNT_RW)
-				kind[i] = MOUNT_RO;
-			break;
-		case WANT_KEEP:
-			kind[i] = MOUNT_RO;
-			break;
-		case WANT_PIN:
-			if (m->kind == MOUNT_RW)
-				kind[i] = MOUNT_RW;
-			break;
-		}
-	}
+	for (size_t i = 0; i < pl.n; i++)
+		kind[i] = plan_kind(&pl, &pl.v[i]);
 	/*
 	 * A grant that only a symlink led into a protected place (planted,
 	 * perhaps, by an earlier sandboxed run) is refused, not honoured.
