@@ -581,6 +581,17 @@ existing_realpath(struct plan *pl, const char *path)
 	return util_realpath(path);
 }
 
+/* Home H resolved (to free), or NULL: as the caller resolved it once. */
+static char *
+home_real(const struct protect_env *env, size_t h)
+{
+	if (env->homes_real[h] != NULL)
+		return xstrdup(env->homes_real[h]);
+	if (env->homes[h] == NULL || env->homes[h][0] != '/')
+		return NULL;
+	return util_realpath(env->homes[h]);
+}
+
 /* Whether a hide already planned covers PATH (or PATH itself). */
 static bool
 plan_hides(const struct plan *pl, const char *path)
@@ -714,27 +725,23 @@ plan_listed(struct plan *pl, const struct policy *p,
 
 	if (env->uid == 0) {
 		const char *wd = p->chdir ? p->chdir : p->cwd;
-		const char *root_home = env->homes[1];
 		const struct mount *m = policy_mount_for(p, wd);
+		cleanup_free char *home = home_real(env, 1);
 
 		plan_add(pl, WANT_HIDE, xstrdup("/etc/shadow"));
 		plan_add(pl, WANT_HIDE, xstrdup("/etc/gshadow"));
 		plan_add(pl, WANT_HIDE, xstrdup("/etc/shadow-"));
 		plan_add(pl, WANT_HIDE, xstrdup("/etc/gshadow-"));
-		if (root_home != NULL && root_home[0] == '/') {
-			cleanup_free char *home = util_realpath(root_home);
-
-			/*
-			 * The project below it stays, read-only; run in the
-			 * home itself, only the credential stores in it go.
-			 */
-			if (home != NULL && strcmp(home, "/") != 0 &&
-			    strcmp(home, wd) != 0) {
-				if (util_path_within(wd, home) && m != NULL &&
-				    m->kind == MOUNT_ROOT)
-					plan_add(pl, WANT_KEEP, xstrdup(wd));
-				plan_add(pl, WANT_HIDE, steal_pointer(&home));
-			}
+		/*
+		 * The project below root's home stays, read-only; run in the
+		 * home itself, only the credential stores in it go.
+		 */
+		if (home != NULL && strcmp(home, "/") != 0 &&
+		    strcmp(home, wd) != 0) {
+			if (util_path_within(wd, home) && m != NULL &&
+			    m->kind == MOUNT_ROOT)
+				plan_add(pl, WANT_KEEP, xstrdup(wd));
+			plan_add(pl, WANT_HIDE, steal_pointer(&home));
 		}
 	}
 	if (cl != NULL) {
@@ -876,8 +883,7 @@ wide_grant(const struct mount *m, const struct plan *pl,
 	if (strcmp(m->dest, "/") == 0)
 		return xstrdup("the whole file system");
 	for (size_t h = 0; h < 2; h++)
-		if (env->homes[h] != NULL && env->homes[h][0] == '/')
-			home[h] = util_realpath(env->homes[h]);
+		home[h] = home_real(env, h);
 	for (size_t h = 0; h < 2 && what == NULL; h++)
 		if (home[h] != NULL && strcmp(home[h], m->dest) == 0)
 			what = xstrdup("a home directory");

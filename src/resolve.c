@@ -119,6 +119,28 @@ passwd_home(uid_t uid)
 	return found != NULL ? xstrdup(found) : NULL;
 }
 
+/*
+ * Home I ($HOME, then the password entry's) with symlinks resolved, or
+ * NULL: resolved once a launch, for the several steps that compare with
+ * it.
+ */
+static const char *
+home_real(size_t i)
+{
+	static bool done[2];
+	static char *real[2];
+
+	if (!done[i]) {
+		cleanup_free char *pw = i == 1 ? passwd_home(getuid()) : NULL;
+		const char *h = i == 0 ? getenv("HOME") : pw;
+
+		if (h != NULL && h[0] == '/')
+			real[i] = util_realpath(h);
+		done[i] = true;
+	}
+	return real[i];
+}
+
 /* The home directory: HOME, or the password entry's when it is unset. */
 static char *
 home_dir(void)
@@ -418,16 +440,10 @@ command_node_modules(struct resolver *rs)
 static char *
 enclosing_tree(const char *project)
 {
-	const char *homes[] = { getenv("HOME"), NULL };
-	cleanup_free char *pw = passwd_home(getuid());
-	char *real[2] = { NULL, NULL };
+	const char *real[2] = { home_real(0), home_real(1) };
 	cleanup_free char *dir = xstrdup(project);
 	char *slash, *found = NULL;
 
-	homes[1] = pw;
-	for (size_t i = 0; i < N_ELEMENTS(homes); i++)
-		if (homes[i] != NULL && homes[i][0] == '/')
-			real[i] = util_realpath(homes[i]);
 	while (found == NULL && (slash = strrchr(dir, '/')) != NULL &&
 	    slash != dir) {
 		cleanup_free char *git = NULL;
@@ -441,8 +457,6 @@ enclosing_tree(const char *project)
 		if (lstat(git, &st) == 0)
 			found = xstrdup(dir);
 	}
-	free(real[0]);
-	free(real[1]);
 	return found;
 }
 
@@ -782,6 +796,7 @@ add_protection(struct invocation *inv)
 	};
 	struct protect_env env = {
 		.homes = { getenv("HOME"), pw_home },
+		.homes_real = { home_real(0), home_real(1) },
 		.runtime_dir = getenv("XDG_RUNTIME_DIR"),
 		.uid = getuid(),
 		.status_sockets = inv->status_sockets,
@@ -888,18 +903,11 @@ check_chdir(struct invocation *inv)
 static const char *
 wide_project(const char *dir)
 {
-	const char *homes[] = { getenv("HOME"), NULL };
-	cleanup_free char *pw = passwd_home(getuid());
-
 	if (strcmp(dir, "/") == 0)
 		return "/";
-	homes[1] = pw;
-	for (size_t i = 0; i < N_ELEMENTS(homes); i++) {
-		cleanup_free char *real = NULL;
+	for (size_t i = 0; i < 2; i++) {
+		const char *real = home_real(i);
 
-		if (homes[i] == NULL || homes[i][0] != '/')
-			continue;
-		real = util_realpath(homes[i]);
 		if (real != NULL && strcmp(real, dir) == 0)
 			return "the home directory";
 		if (real != NULL && util_path_within(real, dir))
