@@ -538,16 +538,17 @@ util_realpath(const char *path)
  * Every entry of the directory open at FD but "." and "..", given to FN
  * with its d_type, in the order the kernel lists them, until FN returns
  * false.  0, or -1 with errno when the listing failed.  The kernel's
- * records read straight into a buffer on the stack: two or three
- * getdents64() calls list a usual directory, where readdir(3) would
- * allocate and free a DIR of a few kilobytes and (musl) read a fifth as
- * much at a time.
+ * records read straight into a buffer on the stack, where readdir(3)
+ * would allocate and free a DIR of a few kilobytes (with musl, an mmap()
+ * and a munmap() each time) and read half as much at a time.  One page:
+ * a larger buffer pushes FN's frames deeper, and the launcher's resident
+ * memory with them.
  */
 int
 util_dir_each(int fd, bool (*fn)(void *, const char *, unsigned char),
     void *ctx)
 {
-	char buf[32768];
+	char buf[4096];
 	long n;
 
 	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
