@@ -260,7 +260,7 @@ cache_create(const char *xdg, const char *home, const char *key,
 		return -1;
 	}
 	/* The user's own setting: followed as it is. */
-	real = realpath(anchor, NULL);
+	real = util_realpath(anchor);
 	fd = real == NULL ? -1 : open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
 		*err = xasprintf("--cache=%s: %s: %s", name, anchor,

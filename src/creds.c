@@ -167,9 +167,21 @@ creds_user_path(const char *xdg_config_home, const char *home)
 	return NULL;
 }
 
+/* Add PATH to V unless it is there already. */
+static void
+add_once(struct strv *v, const char *path)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (strcmp(v->v[i], path) == 0)
+			return;
+	strv_add(v, path);
+}
+
 /*
  * Every line of TEXT, the list read from PATH, into OUT; TEXT is cut into
- * lines in place.  The first wrong line is an error naming PATH and its
+ * lines in place.  Each path once, however many lines or homes name it
+ * ($HOME is most often the password entry's home): a launch looks at
+ * each once.  The first wrong line is an error naming PATH and its
  * number.
  */
 int
@@ -194,7 +206,7 @@ creds_parse_text(char *text, const char *path, const struct creds_env *env,
 			return -1;
 		}
 		for (size_t i = 0; i < paths.n; i++)
-			strv_add(kind == CREDS_SOCKETS ? &out->socket_roots :
+			add_once(kind == CREDS_SOCKETS ? &out->socket_roots :
 							 &out->masks,
 			    paths.v[i]);
 	}

@@ -144,7 +144,7 @@ resolve_trusted(const char *abs, char **real)
 				*real = cand;
 				return GRANT_LINK;
 			}
-			to = realpath(cand, NULL);
+			to = util_realpath(cand);
 			free(cand);
 			if (to == NULL) {
 				free(cur);
@@ -179,7 +179,7 @@ grant_resolve(const char *abs, const char *const *anchors, size_t n,
 			best = anchors[i];
 	if (best == NULL)
 		return resolve_trusted(abs, real);
-	best_real = realpath(best, NULL);
+	best_real = util_realpath(best);
 	if (best_real == NULL)
 		return missing_or_error();
 	return resolve_beneath(abs, best_real,

@@ -41,6 +41,7 @@
 #include "events.h"
 #include "fd.h"
 #include "netproxy.h"
+#include "phase.h"
 #include "watch.h"
 #include "stage2.h"
 #include "launch.h"
@@ -311,7 +312,9 @@ open_hidden_fds(struct bwrap_input *in, size_t n)
 	for (size_t i = 0; i < n; i++)
 		in->hidden_fds[i] = -1;
 	for (size_t i = 0; i < n; i++) {
-		in->hidden_fds[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		/* openat(): musl's open() adds an fcntl() for O_CLOEXEC. */
+		in->hidden_fds[i] = openat(AT_FDCWD, "/dev/null",
+		    O_RDONLY | O_CLOEXEC);
 		if (in->hidden_fds[i] < 0)
 			return -1;
 	}
@@ -657,6 +660,7 @@ start_bwrap(struct launch *l, const struct launch_spec *spec,
 	/* What bwrap leaves behind becomes ours to end (ready.c). */
 	(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
 	fflush(NULL);
+	phase_mark("spawn");
 	/*
 	 * vfork: the child only rearranges descriptors and execs, and the
 	 * launcher's memory need not be copied for that.
@@ -1115,7 +1119,7 @@ classify(const struct launch_spec *spec, const struct ready_outcome *out,
 	long restrict_userns = 0;
 
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", spec->located->fd);
-	bwrap = realpath(link, NULL);
+	bwrap = util_realpath(link);
 	host.bwrap = bwrap;
 	host.nmounts = spec->inv->policy.nmounts;
 	if (sysctl_read_long("fs/mount-max", &host.mount_max) < 0)
@@ -1257,6 +1261,7 @@ await_sandbox(struct launch *l, const struct launch_spec *spec,
 		ready_outcome_free(out);
 		return gone ? LAUNCH_REPLAN : -1;
 	}
+	phase_mark("reported");
 	verified = verify_sandbox(l->bwrap_pid, out->cmd_pid, inv->policy.net,
 	    filters, out->watch_fd >= 0, err);
 	if (verified < 0 && bwrap_ended_meanwhile(l->bwrap_pid)) {
@@ -1276,6 +1281,7 @@ await_sandbox(struct launch *l, const struct launch_spec *spec,
 		ready_outcome_free(out);
 		return -1;
 	}
+	phase_mark("verified");
 	return 0;
 }
 

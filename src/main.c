@@ -28,6 +28,7 @@
 #include "landlock.h"
 #include "launch.h"
 #include "locate.h"
+#include "phase.h"
 #include "protect.h"
 #include "ready.h"
 #include "resolve.h"
@@ -468,6 +469,22 @@ launch_planned(struct reporter *rep, struct invocation *inv,
 	}
 }
 
+/* --print: the bwrap command line on stdout, and nothing run. */
+static int
+print_only(struct reporter *rep, struct invocation *inv, struct located *bw)
+{
+	struct sbox_error err = { 0 };
+	int code;
+
+	if (launch_print(inv, bw, &err) < 0)
+		refuse(rep, &err);
+	code = flush_stdout() == 0 ? 0 : SBOX_EXIT_REFUSED;
+	locate_free(bw);
+	cli_free(inv);
+	free(rep->sockets);
+	return code;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -481,10 +498,12 @@ main(int argc, char **argv)
 
 	if (stage2_is_invocation(argc, argv))
 		return stage2_main(argc, argv);
+	phase_mark("start");
 	if (settle_process() < 0)
 		return SBOX_EXIT_REFUSED;
 
 	(void)cli_parse(&inv, argc, argv);
+	phase_mark("parsed");
 	if (inv.mode == MODE_HELP || inv.mode == MODE_VERSION) {
 		if (inv.mode == MODE_HELP)
 			cli_help(stdout);
@@ -494,6 +513,7 @@ main(int argc, char **argv)
 		return flush_stdout() == 0 ? 0 : SBOX_EXIT_REFUSED;
 	}
 	(void)resolve_invocation(&inv);
+	phase_mark("resolved");
 	/* What the user should know of the policy, refused or not. */
 	if (inv.verbosity > 0 || (inv.mode == MODE_CHECK && inv.verbosity >= 0))
 		for (size_t i = 0; i < inv.notices.n; i++)
@@ -514,16 +534,10 @@ main(int argc, char **argv)
 	if (getuid() == 0 && !inv.allow_setuid_files &&
 	    protect_check_setuid(&inv.policy, &err) < 0)
 		refuse(&rep, &err);
+	phase_mark("located");
 
-	if (inv.mode == MODE_PRINT) {
-		if (launch_print(&inv, &bw, &err) < 0)
-			refuse(&rep, &err);
-		code = flush_stdout() == 0 ? 0 : SBOX_EXIT_REFUSED;
-		locate_free(&bw);
-		cli_free(&inv);
-		free(rep.sockets);
-		return code;
-	}
+	if (inv.mode == MODE_PRINT)
+		return print_only(&rep, &inv, &bw);
 
 	spec = (struct launch_spec){
 		.inv = &inv,
@@ -538,8 +552,10 @@ main(int argc, char **argv)
 	/* The clock file times come from: nothing changed later is older. */
 	clock_gettime(CLOCK_REALTIME_COARSE, &start);
 	launch_planned(&rep, &inv, &spec, argc, argv, &code);
+	phase_mark("ended");
 	if (inv.mode == MODE_RUN)
 		after_run(&inv, code, argv, &start);
+	phase_mark("done");
 	/* --check --json: the answer is the line on stdout. */
 	if (rep.stdout_failed)
 		code = SBOX_EXIT_REFUSED;

@@ -27,6 +27,7 @@
 #include "gitconfig.h"
 #include "protect.h"
 #include "scan.h"
+#include "seen.h"
 #include "util.h"
 
 #ifndef PKGLIBEXECDIR
@@ -88,6 +89,7 @@ struct plan {
 	bool git_overflow;	     /* more than GIT_FILES_MAX: refuse */
 	struct protect_holds *holds; /* a run: placeholders may be made */
 	const struct policy *policy; /* what the user named, or NULL */
+	struct seen *seen;	     /* listings that spare lookups, or NULL */
 };
 
 /*
@@ -564,17 +566,30 @@ plan_repos_in(struct plan *pl, const struct policy *p,
 
 /*
  * PATH with symlinks resolved, or NULL when it does not exist.  Most
- * listed paths do not: one lstat() answers that, where realpath() may
+ * listed paths do not: the listing of their directory answers that for
+ * all of them (seen.c), and otherwise one lstat(), where realpath() may
  * look at every component first.
  */
 static char *
-existing_realpath(const char *path)
+existing_realpath(struct plan *pl, const char *path)
 {
 	struct stat st;
 
-	if (lstat(path, &st) < 0)
+	if ((pl->seen != NULL && seen_absent(pl->seen, path)) ||
+	    lstat(path, &st) < 0)
 		return NULL;
-	return realpath(path, NULL);
+	return util_realpath(path);
+}
+
+/* Home H resolved (to free), or NULL: as the caller resolved it once. */
+static char *
+home_real(const struct protect_env *env, size_t h)
+{
+	if (env->homes_real[h] != NULL)
+		return xstrdup(env->homes_real[h]);
+	if (env->homes[h] == NULL || env->homes[h][0] != '/')
+		return NULL;
+	return util_realpath(env->homes[h]);
 }
 
 /* Whether a hide already planned keeps PATH (or PATH itself) out of
@@ -641,7 +656,7 @@ scan_found(void *ctx, const char *path)
 static void
 plan_socket_scan(struct plan *pl, const char *root, struct strv *done)
 {
-	cleanup_free char *real = existing_realpath(root);
+	cleanup_free char *real = existing_realpath(pl, root);
 	struct socket_scan s = { .pl = pl, .first = pl->n };
 	const struct scan_sockets_cb cb = { scan_skip, scan_found, &s };
 	struct stat st;
@@ -689,7 +704,7 @@ plan_config_dir(struct plan *pl, const char *dir)
 	cleanup_free char *at = xstrdup(dir);
 	char *real, *slash;
 
-	while ((real = existing_realpath(at)) == NULL &&
+	while ((real = existing_realpath(pl, at)) == NULL &&
 	    (slash = strrchr(at, '/')) != NULL && slash != at)
 		*slash = '\0';
 	if (real == NULL || plan_hides(pl, real)) {
@@ -713,32 +728,28 @@ plan_listed(struct plan *pl, const struct policy *p,
 
 	if (env->uid == 0) {
 		const char *wd = p->chdir ? p->chdir : p->cwd;
-		const char *root_home = env->homes[1];
 		const struct mount *m = policy_mount_for(p, wd);
+		cleanup_free char *home = home_real(env, 1);
 
 		plan_add(pl, WANT_HIDE, xstrdup("/etc/shadow"));
 		plan_add(pl, WANT_HIDE, xstrdup("/etc/gshadow"));
 		plan_add(pl, WANT_HIDE, xstrdup("/etc/shadow-"));
 		plan_add(pl, WANT_HIDE, xstrdup("/etc/gshadow-"));
-		if (root_home != NULL && root_home[0] == '/') {
-			cleanup_free char *home = realpath(root_home, NULL);
-
-			/*
-			 * The project below it stays, read-only; run in the
-			 * home itself, only the credential stores in it go.
-			 */
-			if (home != NULL && strcmp(home, "/") != 0 &&
-			    strcmp(home, wd) != 0) {
-				if (util_path_within(wd, home) && m != NULL &&
-				    m->kind == MOUNT_ROOT)
-					plan_add(pl, WANT_KEEP, xstrdup(wd));
-				plan_add(pl, WANT_HIDE, steal_pointer(&home));
-			}
+		/*
+		 * The project below root's home stays, read-only; run in the
+		 * home itself, only the credential stores in it go.
+		 */
+		if (home != NULL && strcmp(home, "/") != 0 &&
+		    strcmp(home, wd) != 0) {
+			if (util_path_within(wd, home) && m != NULL &&
+			    m->kind == MOUNT_ROOT)
+				plan_add(pl, WANT_KEEP, xstrdup(wd));
+			plan_add(pl, WANT_HIDE, steal_pointer(&home));
 		}
 	}
 	if (cl != NULL) {
 		for (size_t i = 0; i < cl->masks.n; i++) {
-			char *real = existing_realpath(cl->masks.v[i]);
+			char *real = existing_realpath(pl, cl->masks.v[i]);
 
 			if (real != NULL && plan_covers(pl, real))
 				free(real);
@@ -792,7 +803,7 @@ plan_own_files(struct plan *pl)
 		places[n++] = xasprintf("%s/../data/credentials", dir);
 	}
 	for (size_t i = 0; i < n; i++) {
-		char *real = existing_realpath(places[i]);
+		char *real = existing_realpath(pl, places[i]);
 
 		free(places[i]);
 		if (real == NULL || plan_hides(pl, real)) {
@@ -831,7 +842,7 @@ plan_defaults(struct plan *pl, const struct policy *p,
 	for (size_t i = 0; i < env->nstatus_sockets; i++)
 		if (env->status_sockets[i][0] != '@')
 			plan_add(pl, WANT_HIDE,
-			    realpath(env->status_sockets[i], NULL));
+			    util_realpath(env->status_sockets[i]));
 
 	plan_git_globals(pl, env);
 	/* Repositories at the top of a writable dir, and just below it. */
@@ -852,7 +863,7 @@ is_status_socket(const struct protect_env *env, const char *path)
 
 		if (env->status_sockets[i][0] == '@')
 			continue;
-		s = realpath(env->status_sockets[i], NULL);
+		s = util_realpath(env->status_sockets[i]);
 		if (s != NULL && strcmp(s, path) == 0)
 			return true;
 	}
@@ -875,8 +886,7 @@ wide_grant(const struct mount *m, const struct plan *pl,
 	if (strcmp(m->dest, "/") == 0)
 		return xstrdup("the whole file system");
 	for (size_t h = 0; h < 2; h++)
-		if (env->homes[h] != NULL && env->homes[h][0] == '/')
-			home[h] = realpath(env->homes[h], NULL);
+		home[h] = home_real(env, h);
 	for (size_t h = 0; h < 2 && what == NULL; h++)
 		if (home[h] != NULL && strcmp(home[h], m->dest) == 0)
 			what = xstrdup("a home directory");
@@ -933,9 +943,44 @@ check_wide_grants(const struct policy *p, const struct plan *pl,
 }
 
 /*
- * Add the protections that apply: the path exists, the sandbox would show
- * it from the host (writable, for the read-only ones), and the user did
- * not name it.  Decided on the policy as the user left it.
+ * The mount that protects C, or MOUNT_ROOT when none is taken: the path
+ * exists, the sandbox would show it from the host (writable, for the
+ * read-only and pinned ones), and the user did not name it.
+ */
+static enum mount_kind
+plan_kind(struct plan *pl, const struct candidate *c)
+{
+	const struct mount *m = policy_mount_for(pl->policy, c->path);
+	struct stat st;
+
+	/* What the policy decides first, the host after: read-only and
+	 * pinned places matter only in a writable grant. */
+	if (m == NULL || !policy_mount_from_host(m->kind) ||
+	    ((c->want == WANT_READONLY || c->want == WANT_PIN) &&
+		m->kind != MOUNT_RW) ||
+	    policy_user_named(pl->policy, c->path))
+		return MOUNT_ROOT;
+	/* Only a mask is spared the lookup: nothing else planned (git's
+	 * placeholders) may have been made since the listing. */
+	if ((c->want == WANT_HIDE && seen_absent(pl->seen, c->path)) ||
+	    stat(c->path, &st) < 0)
+		return MOUNT_ROOT;
+	switch (c->want) {
+	case WANT_HIDE:
+		return S_ISDIR(st.st_mode) ? MOUNT_HIDE_DIR : MOUNT_HIDE_FILE;
+	case WANT_READONLY:
+		return MOUNT_RO;
+	case WANT_KEEP:
+		return MOUNT_RO;
+	case WANT_PIN:
+		return MOUNT_RW;
+	}
+	return MOUNT_ROOT;
+}
+
+/*
+ * Add the protections that apply (plan_kind()).  Decided on the policy
+ * as the user left it.
  */
 int
 protect_add_defaults(struct policy *p, const struct protect_env *env,
@@ -944,6 +989,11 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 	struct plan pl = { .holds = env->holds, .policy = p };
 	enum mount_kind *kind;
 
+	/* Where most of what is looked for is not: listed once. */
+	pl.seen = seen_new();
+	for (size_t h = 0; h < 2; h++)
+		seen_root(pl.seen, env->homes[h]);
+	seen_root(pl.seen, "/run");
 	plan_defaults(&pl, p, env);
 	if (pl.git_overflow)
 		sbox_error_set(err, SBOX_INVALID_POLICY,
@@ -952,33 +1002,8 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 	else
 		(void)check_wide_grants(p, &pl, env, err);
 	kind = xcalloc(pl.n, sizeof(*kind));
-	for (size_t i = 0; i < pl.n; i++) {
-		const struct candidate *c = &pl.v[i];
-		const struct mount *m = policy_mount_for(p, c->path);
-		struct stat st;
-
-		kind[i] = MOUNT_ROOT; /* not taken */
-		if (stat(c->path, &st) < 0 || policy_user_named(p, c->path) ||
-		    m == NULL || !policy_mount_from_host(m->kind))
-			continue;
-		switch (c->want) {
-		case WANT_HIDE:
-			kind[i] = S_ISDIR(st.st_mode) ? MOUNT_HIDE_DIR :
-							MOUNT_HIDE_FILE;
-			break;
-		case WANT_READONLY:
-			if (m->kind == MOUNT_RW)
-				kind[i] = MOUNT_RO;
-			break;
-		case WANT_KEEP:
-			kind[i] = MOUNT_RO;
-			break;
-		case WANT_PIN:
-			if (m->kind == MOUNT_RW)
-				kind[i] = MOUNT_RW;
-			break;
-		}
-	}
+	for (size_t i = 0; i < pl.n; i++)
+		kind[i] = plan_kind(&pl, &pl.v[i]);
 	/*
 	 * A grant that only a symlink led into a protected place (planted,
 	 * perhaps, by an earlier sandboxed run) is refused, not honoured.
@@ -1003,7 +1028,7 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 		if (kind[i] != MOUNT_ROOT) {
 			bool bind = kind[i] == MOUNT_RO || kind[i] == MOUNT_RW;
 			cleanup_free char *src = bind ?
-			    realpath(pl.v[i].path, NULL) :
+			    util_realpath(pl.v[i].path) :
 			    NULL;
 
 			if (!bind || src != NULL)
@@ -1014,6 +1039,7 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 	}
 	free(kind);
 	free(pl.v);
+	seen_free(pl.seen);
 	return err->detail == NULL ? 0 : -1;
 }
 

@@ -32,8 +32,9 @@ struct protect_holds {
 };
 
 struct protect_env {
-	const char *homes[2];	 /* $HOME and the passwd entry's */
-	const char *runtime_dir; /* $XDG_RUNTIME_DIR, or NULL */
+	const char *homes[2];	   /* $HOME and the passwd entry's */
+	const char *homes_real[2]; /* the same resolved, if known (or NULL) */
+	const char *runtime_dir;   /* $XDG_RUNTIME_DIR, or NULL */
 	uid_t uid;
 	char **status_sockets; /* pathname ones are masked too */
 	size_t nstatus_sockets;

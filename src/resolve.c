@@ -95,19 +95,50 @@ written_as_pattern(const char *value, const struct origin *o)
 static char *
 passwd_home(uid_t uid)
 {
-	FILE *f = fopen("/etc/passwd", "re");
+	/* Read once a launch: several steps ask. */
+	static bool looked;
+	static uid_t looked_for;
+	static char *found;
 	struct passwd *pw;
-	char *home = NULL;
+	FILE *f;
 
-	if (f == NULL)
-		return NULL;
-	while ((pw = fgetpwent(f)) != NULL)
-		if (pw->pw_uid == uid) {
-			home = xstrdup(pw->pw_dir);
-			break;
-		}
-	fclose(f);
-	return home;
+	if (!looked || looked_for != uid) {
+		free(found);
+		found = NULL;
+		looked = true;
+		looked_for = uid;
+		f = fopen("/etc/passwd", "re");
+		while (f != NULL && (pw = fgetpwent(f)) != NULL)
+			if (pw->pw_uid == uid) {
+				found = xstrdup(pw->pw_dir);
+				break;
+			}
+		if (f != NULL)
+			fclose(f);
+	}
+	return found != NULL ? xstrdup(found) : NULL;
+}
+
+/*
+ * Home I ($HOME, then the password entry's) with symlinks resolved, or
+ * NULL: resolved once a launch, for the several steps that compare with
+ * it.
+ */
+static const char *
+home_real(size_t i)
+{
+	static bool done[2];
+	static char *real[2];
+
+	if (!done[i]) {
+		cleanup_free char *pw = i == 1 ? passwd_home(getuid()) : NULL;
+		const char *h = i == 0 ? getenv("HOME") : pw;
+
+		if (h != NULL && h[0] == '/')
+			real[i] = util_realpath(h);
+		done[i] = true;
+	}
+	return real[i];
 }
 
 /* The home directory: HOME, or the password entry's when it is unset. */
@@ -155,7 +186,7 @@ grant_source(struct resolver *rs, enum opt_id id, const char *value,
 	char *src = NULL;
 
 	if (o->file == NULL || id == OPT_HIDE) {
-		src = realpath(value, NULL);
+		src = util_realpath(value);
 		if (src == NULL && (errno == ENOENT || errno == ENOTDIR) &&
 		    written_as_pattern(value, o))
 			fail(rs, o, NOT_A_PATTERN, options_name(id), value);
@@ -300,7 +331,7 @@ set_chdir(struct resolver *rs, const char *value, const struct origin *o)
 
 	free(p->chdir);
 	/* Resolved like the mounts, so that they can be compared. */
-	p->chdir = realpath(value, NULL);
+	p->chdir = util_realpath(value);
 	if (p->chdir == NULL && (errno == ENOENT || errno == ENOTDIR) &&
 	    written_as_pattern(value, o))
 		fail(rs, o, NOT_A_PATTERN, "chdir", value);
@@ -360,7 +391,7 @@ command_real(const struct invocation *inv)
 	if (cmd == NULL || cmd[0] == '\0')
 		return NULL;
 	if (strchr(cmd, '/') != NULL)
-		return realpath(cmd, NULL);
+		return util_realpath(cmd);
 	copy = xstrdup(path != NULL ? path : "/usr/bin:/bin");
 	for (char *d = strtok_r(copy, ":", &save); d != NULL;
 	     d = strtok_r(NULL, ":", &save)) {
@@ -369,7 +400,7 @@ command_real(const struct invocation *inv)
 
 		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
 		    access(cand, X_OK) == 0)
-			return realpath(cand, NULL);
+			return util_realpath(cand);
 	}
 	return NULL;
 }
@@ -409,16 +440,10 @@ command_node_modules(struct resolver *rs)
 static char *
 enclosing_tree(const char *project)
 {
-	const char *homes[] = { getenv("HOME"), NULL };
-	cleanup_free char *pw = passwd_home(getuid());
-	char *real[2] = { NULL, NULL };
+	const char *real[2] = { home_real(0), home_real(1) };
 	cleanup_free char *dir = xstrdup(project);
 	char *slash, *found = NULL;
 
-	homes[1] = pw;
-	for (size_t i = 0; i < N_ELEMENTS(homes); i++)
-		if (homes[i] != NULL && homes[i][0] == '/')
-			real[i] = realpath(homes[i], NULL);
 	while (found == NULL && (slash = strrchr(dir, '/')) != NULL &&
 	    slash != dir) {
 		cleanup_free char *git = NULL;
@@ -432,8 +457,6 @@ enclosing_tree(const char *project)
 		if (lstat(git, &st) == 0)
 			found = xstrdup(dir);
 	}
-	free(real[0]);
-	free(real[1]);
 	return found;
 }
 
@@ -777,6 +800,7 @@ add_protection(struct invocation *inv)
 	};
 	struct protect_env env = {
 		.homes = { getenv("HOME"), pw_home },
+		.homes_real = { home_real(0), home_real(1) },
 		.runtime_dir = getenv("XDG_RUNTIME_DIR"),
 		.uid = getuid(),
 		.status_sockets = inv->status_sockets,
@@ -883,18 +907,11 @@ check_chdir(struct invocation *inv)
 static const char *
 wide_project(const char *dir)
 {
-	const char *homes[] = { getenv("HOME"), NULL };
-	cleanup_free char *pw = passwd_home(getuid());
-
 	if (strcmp(dir, "/") == 0)
 		return "/";
-	homes[1] = pw;
-	for (size_t i = 0; i < N_ELEMENTS(homes); i++) {
-		cleanup_free char *real = NULL;
+	for (size_t i = 0; i < 2; i++) {
+		const char *real = home_real(i);
 
-		if (homes[i] == NULL || homes[i][0] != '/')
-			continue;
-		real = realpath(homes[i], NULL);
 		if (real != NULL && strcmp(real, dir) == 0)
 			return "the home directory";
 		if (real != NULL && util_path_within(real, dir))
@@ -914,7 +931,7 @@ resolve_project(struct resolver *rs)
 	const char *given = inv->project ? inv->project : inv->policy.cwd;
 	struct stat st;
 
-	rs->project = realpath(given, NULL);
+	rs->project = util_realpath(given);
 	if (rs->project == NULL && (errno == ENOENT || errno == ENOTDIR) &&
 	    inv->project != NULL && written_as_pattern(given, &cmdline)) {
 		cli_fail(inv, NULL, 0, NOT_A_PATTERN, "project", given);

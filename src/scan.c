@@ -36,6 +36,40 @@ report(struct walk *w, const char *path)
 	return SCAN_DONE;
 }
 
+/* What one directory of a socket walk holds. */
+struct walk_entries {
+	struct walk *w;
+	const char *dir;
+	struct strv *subdirs, *sockets;
+	enum scan_result r;
+};
+
+static bool
+walk_entry(void *ctx, const char *name, unsigned char type)
+{
+	struct walk_entries *we = ctx;
+
+	if (++we->w->entries > SCAN_SOCKET_ENTRIES) {
+		we->r = SCAN_BOUND;
+		return false;
+	}
+	if (type == DT_UNKNOWN) {
+		cleanup_free char *path = util_path_join(we->dir, name);
+		struct stat st;
+
+		if (lstat(path, &st) < 0)
+			return true;
+		type = S_ISSOCK(st.st_mode) ? DT_SOCK :
+		    S_ISDIR(st.st_mode)	    ? DT_DIR :
+					      DT_REG;
+	}
+	if (type == DT_SOCK)
+		strv_take(we->sockets, util_path_join(we->dir, name));
+	else if (type == DT_DIR)
+		strv_take(we->subdirs, util_path_join(we->dir, name));
+	return true;
+}
+
 /*
  * DIR, DEPTH levels below the root.  A directory below the root that
  * holds a socket is reported whole: a service makes its sockets in its
@@ -48,14 +82,15 @@ walk_dir(struct walk *w, const char *dir, int depth)
 {
 	cleanup_strv struct strv subdirs = { 0 };
 	struct strv sockets = { 0 };
-	enum scan_result r = SCAN_DONE;
-	struct dirent *e;
-	DIR *d;
+	struct walk_entries we = { w, dir, &subdirs, &sockets, SCAN_DONE };
+	enum scan_result r;
+	int fd;
 
 	if (w->cb->skip(w->cb->ctx, dir))
 		return SCAN_DONE;
-	d = opendir(dir);
-	if (d == NULL) {
+	/* As opendir() would, less its allocation (util_dir_each()). */
+	fd = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
 		/*
 		 * Enterable but not listable (mode 0711, say): a socket in it
 		 * can be connected to by whoever knows its name, so the whole
@@ -65,32 +100,10 @@ walk_dir(struct walk *w, const char *dir, int depth)
 			return report(w, dir);
 		return SCAN_DONE;
 	}
-	while (r == SCAN_DONE && (e = readdir(d)) != NULL) {
-		unsigned char type = e->d_type;
-
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		if (++w->entries > SCAN_SOCKET_ENTRIES) {
-			r = SCAN_BOUND;
-			break;
-		}
-		if (type == DT_UNKNOWN) {
-			cleanup_free char *path = util_path_join(dir,
-			    e->d_name);
-			struct stat st;
-
-			if (lstat(path, &st) < 0)
-				continue;
-			type = S_ISSOCK(st.st_mode) ? DT_SOCK :
-			    S_ISDIR(st.st_mode)	    ? DT_DIR :
-						      DT_REG;
-		}
-		if (type == DT_SOCK)
-			strv_take(&sockets, util_path_join(dir, e->d_name));
-		else if (type == DT_DIR)
-			strv_take(&subdirs, util_path_join(dir, e->d_name));
-	}
-	closedir(d);
+	/* A listing cut short shows what it read, as readdir() did. */
+	(void)util_dir_each(fd, walk_entry, &we);
+	close(fd);
+	r = we.r;
 	if (r == SCAN_DONE && sockets.n > 0 && depth > 0) {
 		strv_clear(&sockets);
 		return report(w, dir);

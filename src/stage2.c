@@ -36,6 +36,7 @@
 
 #include "fd.h"
 #include "landlock.h"
+#include "phase.h"
 #include "sbox.h"
 #include "stage2.h"
 #include "stage2_args.h"
@@ -730,6 +731,7 @@ stage2_main(int argc, char **argv)
 		sbox_error_clear(&err);
 		return SBOX_EXIT_REFUSED;
 	}
+	phase_mark_to(a.saved_stderr, "stage2");
 
 	/* The command's own output descriptors, and the kept ones. */
 	out_fds[0] = STDOUT_FILENO;
@@ -762,6 +764,7 @@ stage2_main(int argc, char **argv)
 	 * runs the command all the same, with no denials told. */
 	if (a.watch)
 		watch = watch_install();
+	phase_mark_to(a.saved_stderr, "report");
 	if (report_in(a.ctrl, a.mode == STAGE2_CHECK ? NULL : &lk, proxy,
 		watch) < 0)
 		return SBOX_EXIT_REFUSED;
@@ -784,5 +787,6 @@ stage2_main(int argc, char **argv)
 		    failed, strerror(errno));
 		return SBOX_EXIT_REFUSED;
 	}
+	phase_mark("exec");
 	return exec_command(&lk, (char **)a.command);
 }

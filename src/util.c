@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -500,22 +501,101 @@ util_now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
-/* The directory of the running executable, or NULL. */
+/*
+ * PATH with every symlink resolved, as realpath(3) gives it, or NULL with
+ * errno set.  The kernel resolves the path once (an O_PATH open, which
+ * opens no device and runs nothing) and /proc says where it landed:
+ * three system calls however deep the path, where realpath(3) reads each
+ * component's link.  Where /proc cannot say (not mounted, the file gone
+ * meanwhile), and where no descriptor is to be had (a limit that
+ * realpath(3) needs none under), realpath(3) itself.
+ */
+char *
+util_realpath(const char *path)
+{
+	char link[32], buf[PATH_MAX];
+	ssize_t n = -1;
+	int fd, e;
+
+	/* openat(): musl's open() adds an fcntl() for O_CLOEXEC. */
+	fd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
+	if (fd < 0 && (errno == EMFILE || errno == ENFILE))
+		return realpath(path, NULL);
+	if (fd < 0)
+		return NULL;
+	(void)snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, sizeof(buf));
+	e = errno;
+	close(fd);
+	errno = e;
+	if (n <= 0 || (size_t)n >= sizeof(buf) || buf[0] != '/' ||
+	    (n >= 10 && memcmp(buf + n - 10, " (deleted)", 10) == 0))
+		return realpath(path, NULL);
+	return xstrndup(buf, (size_t)n);
+}
+
+/*
+ * Every entry of the directory open at FD but "." and "..", given to FN
+ * with its d_type, in the order the kernel lists them, until FN returns
+ * false.  0, or -1 with errno when the listing failed.  The kernel's
+ * records read straight into a buffer on the stack, where readdir(3)
+ * would allocate and free a DIR of a few kilobytes (with musl, an mmap()
+ * and a munmap() each time) and read half as much at a time.  One page:
+ * a larger buffer pushes FN's frames deeper, and the launcher's resident
+ * memory with them.
+ */
+int
+util_dir_each(int fd, bool (*fn)(void *, const char *, unsigned char),
+    void *ctx)
+{
+	char buf[4096];
+	long n;
+
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			/* struct linux_dirent64: ino, off, reclen, type, name */
+			unsigned short reclen;
+			unsigned char type = (unsigned char)buf[off + 18];
+			const char *name = buf + off + 19;
+
+			memcpy(&reclen, buf + off + 16, sizeof(reclen));
+			if (reclen == 0) {
+				errno = EIO;
+				return -1;
+			}
+			off += reclen;
+			if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+				continue;
+			if (!fn(ctx, name, type))
+				return 0;
+		}
+	}
+	return n < 0 ? -1 : 0;
+}
+
+/*
+ * The directory of the running executable, or NULL.  Looked up once: a
+ * launch asks for it several times (its own files, the shipped list).
+ */
 char *
 util_exe_dir(void)
 {
-	char *exe = realpath("/proc/self/exe", NULL);
+	static char *dir;
 	char *slash;
 
-	if (exe == NULL)
-		return NULL;
-	slash = strrchr(exe, '/');
-	if (slash == NULL) {
-		free(exe);
-		return NULL;
+	if (dir == NULL) {
+		dir = util_realpath("/proc/self/exe");
+		if (dir == NULL)
+			return NULL;
+		slash = strrchr(dir, '/');
+		if (slash == NULL) {
+			free(dir);
+			dir = NULL;
+			return NULL;
+		}
+		*slash = '\0';
 	}
-	*slash = '\0';
-	return exe;
+	return xstrdup(dir);
 }
 
 /*

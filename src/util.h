@@ -83,6 +83,8 @@ void util_utf8_sanitize(struct buf *, const char *, size_t);
 void util_terminal_safe(struct buf *, const char *, size_t);
 void util_line_safe(struct buf *, const char *, size_t);
 void util_say(const char *, ...) SBOX_PRINTF(1, 2);
+char *util_realpath(const char *);
+int util_dir_each(int, bool (*)(void *, const char *, unsigned char), void *);
 char *util_exe_dir(void);
 ssize_t util_read_small(const char *, char *, size_t);
 long util_now_ms(void);

@@ -651,7 +651,7 @@ real_dir(const char *dir)
 		free(last_dir);
 		free(last_real);
 		last_dir = xstrdup(dir);
-		last_real = realpath(dir, NULL);
+		last_real = util_realpath(dir);
 	}
 	return last_real != NULL ? xstrdup(last_real) : NULL;
 }

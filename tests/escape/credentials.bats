@@ -382,6 +382,40 @@ _moved_stores() {
 	each_user _moved_stores
 }
 
+# The listed paths are looked for in a listing of the home and of its
+# directories, made once a launch: a home that cannot be listed, and a
+# directory of it that is a symlink elsewhere, hide nothing from that.
+_unlisted_home() {
+	local d files
+	d=$(scratch_dir)
+	plant_home "$d"
+	cd "$d" || return 1
+	SECRET="sbox-test-secret-$RANDOM$RANDOM"
+	unset XDG_CONFIG_HOME XDG_DATA_HOME GNUPGHOME PASSWORD_STORE_DIR
+	files=("$HOME/.aws/credentials" "$HOME/.config/gh/hosts.yml"
+		"$HOME/.config/git/credentials" "$HOME/.npmrc")
+	for f in "${files[@]}"; do
+		plant "$f" "$SECRET $f"
+	done
+	usr mv "$HOME/.config" "$d/config-elsewhere"
+	usr ln -s "$d/config-elsewhere" "$HOME/.config"
+	assert_hidden_files -- "${files[@]}"
+	usr rm "$HOME/.config"
+	usr mv "$d/config-elsewhere" "$HOME/.config"
+	# Searchable, not readable: the home cannot be listed (but by root).
+	chmod 0311 "$HOME"
+	if [ "$(usr id -u)" != 0 ] && usr ls "$HOME" >/dev/null 2>&1; then
+		echo "a home of mode 0311 could be listed" >&2
+		return 1
+	fi
+	assert_hidden_files -- "${files[@]}"
+	assert_hidden_files --rw "$d" -- "${files[@]}"
+}
+
+@test "stores in a home that cannot be listed, or below a symlinked ~/.config, cannot be read" {
+	each_user _unlisted_home
+}
+
 _user_list() {
 	local d notes
 	d=$(scratch_dir)

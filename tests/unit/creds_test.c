@@ -105,6 +105,25 @@ main(void)
 	expands(&one, "~/.ssh", CREDS_MASK, "");
 	expands(&one, "/abs", CREDS_MASK, "/abs");
 
+	/* A list names each path once: the same home twice, or a
+	 * variable set to its default, adds nothing more. */
+	{
+		struct creds_list l = { 0 };
+		struct sbox_error e = { 0 };
+		char text[] = "~/.ssh\n${XDG_CONFIG_HOME:-~/.config}/gh\n"
+			      "sockets ~/.colima\nsockets /home/u/.colima\n";
+		struct creds_env same = { .homes = { "/home/u", "/home/u/" },
+			.getenv = fake_env,
+			.ctx = vars };
+
+		ok(creds_parse_text(text, "list", &same, &l, &e) == 0,
+		    "a list with repeated paths parses");
+		ok(l.masks.n == 3, "each path masked once (%zu)", l.masks.n);
+		ok(l.socket_roots.n == 1, "each socket root once (%zu)",
+		    l.socket_roots.n);
+		creds_list_clear(&l);
+	}
+
 	refused(&env, ".ssh");
 	refused(&env, "~user/.ssh");
 	refused(&env, "$HOME/.ssh");
