@@ -428,6 +428,25 @@ static const char *const git_global_files[] = {
 };
 
 /*
+ * PATH (taken) read-only where it really is: through a symlinked
+ * directory (a ~/.config that links elsewhere), the mount goes on the
+ * place the link leads to, which bwrap can make a mount point of.  A
+ * PATH that does not exist is planned as it is, and dropped where the
+ * plan is taken (nothing to mount).
+ */
+static void
+plan_readonly_real(struct plan *pl, char *path)
+{
+	char *real = util_realpath(path);
+
+	if (real != NULL) {
+		free(path);
+		path = real;
+	}
+	plan_add(pl, WANT_READONLY, path);
+}
+
+/*
  * Configuration that git reads for every repository: a writable home must
  * not let the command set core.fsmonitor for all of them.
  */
@@ -441,12 +460,11 @@ plan_git_globals(struct plan *pl, const struct protect_env *env)
 
 		if (home == NULL || home[0] != '/')
 			continue;
-		plan_add(pl, WANT_READONLY, util_path_join(home, ".gitconfig"));
-		plan_add(pl, WANT_READONLY,
-		    util_path_absolute(".config/git", home));
+		plan_readonly_real(pl, util_path_join(home, ".gitconfig"));
+		plan_readonly_real(pl, util_path_absolute(".config/git", home));
 	}
 	if (xdg != NULL && xdg[0] == '/')
-		plan_add(pl, WANT_READONLY, util_path_join(xdg, "git"));
+		plan_readonly_real(pl, util_path_join(xdg, "git"));
 }
 
 /* The configuration files of the git directory DIR (and its common one). */

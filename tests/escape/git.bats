@@ -763,3 +763,31 @@ _git_traps() {
 @test "git: a FIFO, /dev/zero or an endless include where git's files are hangs neither the launch nor the audit" {
 	each_user _git_traps
 }
+
+# A home whose ~/.config is a symlink (to a directory elsewhere in the
+# same grant): git's global configuration there stays read-only, and the
+# launch is not refused for it (the mount goes where the link leads).
+_git_config_through_link() {
+	local d
+	d=$(scratch_dir)
+	usr mkdir -p "$d/home" "$d/dotfiles/git"
+	usr ln -s "$d/dotfiles" "$d/home/.config"
+	usr sh -c 'printf "[user]\n\tname = t\n" >"$1/dotfiles/git/config"' sh "$d"
+	export HOME=$d/home
+	# Control: unsandboxed, the file can be written through the link.
+	run usr sh -c 'printf "\n" >>"$HOME/.config/git/config"'
+	assert_status 0
+
+	run --separate-stderr sbx --rw "$d" -- sh -c \
+		'echo ran; printf "[core]\n\tfsmonitor = x\n" >>"$HOME/.config/git/config" && echo planted'
+	assert_eq "$output" ran
+	refute_contains "$(cat "$d/dotfiles/git/config")" fsmonitor
+	# The rest of the grant is writable.
+	run sbx --rw "$d" -- touch "$d/dotfiles/other"
+	assert_status 0
+	assert_file "$d/dotfiles/other" ""
+}
+
+@test "git: through a symlinked ~/.config, git's global configuration stays read-only and the launch goes on" {
+	each_user _git_config_through_link
+}
