@@ -381,3 +381,20 @@ policy_finish(struct policy *p, struct sbox_error *err)
 	}
 	return 0;
 }
+
+/* Whether a user grant shows DIR, or something below it, through ABOVE. */
+bool
+policy_user_shows_below(const struct policy *p, const char *above,
+    const char *dir)
+{
+	for (size_t i = 0; p != NULL && i < p->nmounts; i++) {
+		const struct mount *m = &p->mounts[i];
+
+		if (m->seq >= SEQ_USER && policy_mount_from_host(m->kind) &&
+		    util_path_within(m->dest, above) &&
+		    (util_path_within(m->dest, dir) ||
+			util_path_within(dir, m->dest)))
+			return true;
+	}
+	return false;
+}

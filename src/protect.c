@@ -645,17 +645,31 @@ struct socket_scan {
 	size_t first; /* the plan's size when this scan began */
 };
 
+/*
+ * Whether one of the first N hides planned keeps DIR and all below it out
+ * of sight, so that a walk for sockets need not enter it: not where a
+ * grant of the user's shows DIR, or a place below it, through the hide.
+ */
+static bool
+plan_hides_below(const struct plan *pl, size_t n, const char *dir)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pl->v[i].want == WANT_HIDE &&
+		    util_path_within(dir, pl->v[i].path) &&
+		    (pl->policy == NULL ||
+			!policy_user_shows_below(pl->policy, pl->v[i].path,
+			    dir)))
+			return true;
+	return false;
+}
+
 static bool
 scan_skip(void *ctx, const char *dir)
 {
 	const struct socket_scan *s = ctx;
 
 	/* Masked whole: nothing below needs a mask of its own. */
-	for (size_t i = 0; i < s->first; i++)
-		if (s->pl->v[i].want == WANT_HIDE &&
-		    util_path_within(dir, s->pl->v[i].path))
-			return true;
-	return false;
+	return plan_hides_below(s->pl, s->first, dir);
 }
 
 static void
@@ -680,7 +694,7 @@ plan_socket_scan(struct plan *pl, const char *root, struct strv *done)
 	struct stat st;
 
 	if (real == NULL || lstat(real, &st) < 0 || !S_ISDIR(st.st_mode) ||
-	    plan_hides(pl, real))
+	    plan_hides_below(pl, pl->n, real))
 		return;
 	for (size_t i = 0; i < done->n; i++)
 		if (util_path_within(real, done->v[i]))
@@ -791,6 +805,11 @@ plan_listed(struct plan *pl, const struct policy *p,
 
 		for (size_t i = 0; i < cl->socket_roots.n; i++)
 			plan_socket_scan(pl, cl->socket_roots.v[i], &done);
+		/* The runtime directory, wherever it is: masked whole, but a
+		 * grant that names it or a directory in it leaves its
+		 * sockets (the session bus, agents) masked, as under /run. */
+		if (env->runtime_dir != NULL && env->runtime_dir[0] == '/')
+			plan_socket_scan(pl, env->runtime_dir, &done);
 	}
 }
 

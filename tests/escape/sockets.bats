@@ -559,3 +559,33 @@ while True:
 ' "$CHURN_DIR" "$CHURN_COUNT"
 	each_user _run_churn
 }
+
+# A directory granted inside the runtime directory (masked whole): the
+# sockets below it are still found and masked; naming the socket's own
+# directory shows it, as the manual says (HOST PROTECTION: naming a
+# masked path lifts only its own mask).
+_runtime_subdir_granted() {
+	local d
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	export XDG_RUNTIME_DIR=$d/run
+	usr mkdir -m 0700 "$XDG_RUNTIME_DIR"
+	usr mkdir -p "$XDG_RUNTIME_DIR/app/sub"
+	start_listener path "$d" "$XDG_RUNTIME_DIR/app/sub/agent.sock"
+	control_reaches path "$XDG_RUNTIME_DIR/app/sub/agent.sock"
+
+	SBX_OPTS="--ro $XDG_RUNTIME_DIR/app" \
+		assert_unreached path "$XDG_RUNTIME_DIR/app/sub/agent.sock"
+	SBX_OPTS="--ro $XDG_RUNTIME_DIR" \
+		assert_unreached path "$XDG_RUNTIME_DIR/app/sub/agent.sock"
+	# Named itself, the socket's directory shows it.
+	run sbx --ro "$XDG_RUNTIME_DIR/app/sub" -- \
+		timeout 10 "$PY" "$CLIENT" path "$XDG_RUNTIME_DIR/app/sub/agent.sock"
+	assert_status 0
+	assert_eq "$output" pong
+}
+
+@test "a socket below a directory granted inside the runtime directory stays masked" {
+	requires python3 timeout
+	each_user _runtime_subdir_granted
+}
