@@ -652,6 +652,7 @@ struct tunnel {
 struct pump {
 	struct tunnel *t;
 	struct conn *proxied; /* plain HTTP through an upstream: its answer */
+	long long limit;      /* bytes still to pass on, or -1: no end */
 	int src, dst;
 	unsigned char *first; /* RELAY_MIN bytes on the relay's stack */
 	unsigned char *buf;   /* FIRST, or a grown buffer of CAP bytes */
@@ -750,11 +751,19 @@ pump_run(struct pump *p)
 {
 	for (;;) {
 		ssize_t n;
+		size_t want = p->cap;
 
+		/* A plain HTTP request's body passed on whole: what the
+		 * client sends after it (a second request, for any host) is
+		 * never read. */
+		if (p->limit == 0)
+			return;
+		if (p->limit > 0 && (long long)want > p->limit)
+			want = (size_t)p->limit;
 		if (p->buf != p->first &&
 		    !readable_within(p->src, RELAY_IDLE_MS))
 			pump_shrink(p);
-		n = recv(p->src, p->buf, p->cap, 0);
+		n = recv(p->src, p->buf, want, 0);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -772,6 +781,8 @@ pump_run(struct pump *p)
 			break;
 		if (send_all(p->dst, p->buf, (size_t)n) < 0)
 			break;
+		if (p->limit > 0)
+			p->limit -= n;
 		atomic_store(&p->t->last, util_now_ms());
 		if ((size_t)n == p->cap)
 			pump_grow(p);
@@ -801,14 +812,14 @@ pump_main(void *arg)
  * bytes that are still in the cache, so the larger batch wins.
  */
 static void
-relay(struct conn *c, int a, int b)
+relay(struct conn *c, int a, int b, long long limit)
 {
 	/* The first buffers are on this thread's stack: a connection that
 	 * never fills them costs no system call and the pages it touches. */
 	unsigned char first[2][RELAY_MIN];
 	struct tunnel t = { .last = util_now_ms() };
-	struct pump p[2] = { { .t = &t, .src = a, .dst = b },
-		{ .t = &t, .src = b, .dst = a } };
+	struct pump p[2] = { { .t = &t, .limit = limit, .src = a, .dst = b },
+		{ .t = &t, .limit = -1, .src = b, .dst = a } };
 	pthread_t back;
 	long long tick = px.idle_ms / 4;
 
@@ -845,12 +856,22 @@ conn_main(void *arg)
 
 	set_timeout(c.client, SO_RCVTIMEO, REQUEST_TIMEOUT_S);
 	if (read_request(&c, in, &len, NETREQ_HEAD_MAX) == 0) {
+		size_t early = len - c.r.used;
+		long long rest = -1;
+
 		(void)decide(&c);
 		/* What came after the request goes on first: the start of
-		 * a TLS handshake, a request's body. */
+		 * a TLS handshake, a request's body.  A plain HTTP request
+		 * ends with its body: one request a connection, for the
+		 * host decided on. */
+		if (c.r.kind == NETREQ_HTTP) {
+			if ((long long)early > c.r.body)
+				early = (size_t)c.r.body;
+			rest = c.r.body - (long long)early;
+		}
 		if (answer(&c) == 0 &&
-		    send_all(c.up, in + c.r.used, len - c.r.used) == 0)
-			relay(&c, c.client, c.up);
+		    send_all(c.up, in + c.r.used, early) == 0)
+			relay(&c, c.client, c.up, rest);
 	}
 	netreq_free(&c.r);
 	if (c.up >= 0)

@@ -12,6 +12,7 @@
 
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -151,6 +152,31 @@ same_host(const char *v, size_t n, const struct netreq *r)
 	    strncasecmp(v, r->host, n) == 0;
 }
 
+/*
+ * The Content-Length value V (N bytes, blanks around it) into R's body:
+ * digits only, and the same as any earlier one.  -1 when malformed.
+ */
+static int
+content_length(const char *v, size_t n, struct netreq *r)
+{
+	long long len = 0;
+	size_t digits = 0;
+
+	while (n > 0 && (*v == ' ' || *v == '\t'))
+		v++, n--;
+	while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+		n--;
+	for (; digits < n; digits++) {
+		if (v[digits] < '0' || v[digits] > '9' || len > LLONG_MAX / 10)
+			return -1;
+		len = len * 10 + (v[digits] - '0');
+	}
+	if (digits == 0 || (r->body >= 0 && r->body != len))
+		return -1;
+	r->body = len;
+	return 0;
+}
+
 /* The header lines of IN (from FROM to END) onto R's head: the Host
  * checked, the hop-by-hop and proxy headers dropped. */
 static enum netreq_state
@@ -178,6 +204,16 @@ headers(const char *in, size_t from, size_t end, struct netreq *r)
 				    0);
 			host = true;
 		}
+		/* The body's end is where the request's end must be: no
+		 * second request may follow it on the connection. */
+		if (header_is(line, len, "transfer-encoding"))
+			return bad(r,
+			    "a body sent in chunks (Transfer-Encoding) is not passed on; give its Content-Length, or use https",
+			    0);
+		if (header_is(line, len, "content-length") &&
+		    content_length(line + 15, len - 15, r) < 0)
+			return bad(r, "the Content-Length header is malformed",
+			    0);
 		if (header_is(line, len, "proxy-connection") ||
 		    header_is(line, len, "proxy-authorization") ||
 		    header_is(line, len, "connection") ||
@@ -186,6 +222,8 @@ headers(const char *in, size_t from, size_t end, struct netreq *r)
 		buf_add(&r->head, line, len);
 		buf_adds(&r->head, "\r\n");
 	}
+	if (r->body < 0)
+		r->body = 0;
 	if (!host)
 		buf_addf(&r->head, "Host: %s:%d\r\n", r->host, r->port);
 	buf_adds(&r->head, "Connection: close\r\n\r\n");
@@ -231,7 +269,13 @@ absolute(const char *in, size_t line_len, const char *w[3], size_t wl[3],
 	if (authority(auth, alen, 80, r) < 0)
 		return bad(r, "the URL's host or port is malformed", 0);
 	path = auth + alen;
+	/* TRACE (and TRACK) echo the request as received, which through an
+	 * upstream proxy carries its credentials. */
+	if ((wl[0] == 5 && strncasecmp(w[0], "TRACE", 5) == 0) ||
+	    (wl[0] == 5 && strncasecmp(w[0], "TRACK", 5) == 0))
+		return bad(r, "TRACE is not passed on", 0);
 	r->kind = NETREQ_HTTP;
+	r->body = -1;
 	buf_add(&r->head, w[0], wl[0]);
 	buf_addc(&r->head, ' ');
 	if (path == w[1] + wl[1] || *path != '/')

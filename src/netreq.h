@@ -30,6 +30,7 @@ struct netreq {
 	int port;
 	size_t used;	 /* bytes of the input that were the request */
 	struct buf head; /* NETREQ_HTTP: the request to send on */
+	long long body;	 /* NETREQ_HTTP: its body's length (Content-Length) */
 	const char *why;
 	unsigned char reply; /* SOCKS5: the reply code for a refusal */
 };

