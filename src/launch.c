@@ -994,7 +994,8 @@ relay_loop(struct relay *r)
 	sigset_t open_mask;
 	int status;
 
-	find_groups(r);
+	/* The groups were found before the command started (hand_over()):
+	 * not again, when its first process may have ended already. */
 	(void)sigprocmask(SIG_SETMASK, NULL, &open_mask);
 	for (size_t i = 0; i < N_ELEMENTS(deferred); i++)
 		sigdelset(&open_mask, deferred[i]);
