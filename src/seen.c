@@ -121,8 +121,10 @@ dir_for(struct seen *s, const char *path, bool root)
 static bool
 holds(const struct seen_dir *d, const char *name)
 {
-	return bsearch(&name, d->names.v, d->names.n, sizeof(char *),
-		   by_name) != NULL;
+	/* An empty directory's listing has no array at all. */
+	return d->names.n > 0 &&
+	    bsearch(&name, d->names.v, d->names.n, sizeof(char *), by_name) !=
+	    NULL;
 }
 
 /*
