@@ -68,11 +68,15 @@ unescape(const char *s, size_t n, char *out, size_t size)
 		int c = (unsigned char)s[i];
 
 		if (c == '%') {
-			if (i + 2 >= n || hex((unsigned char)s[i + 1]) < 0 ||
-			    hex((unsigned char)s[i + 2]) < 0)
+			int hi, lo;
+
+			if (i + 2 >= n)
 				return -1;
-			c = hex((unsigned char)s[i + 1]) << 4 |
-			    hex((unsigned char)s[i + 2]);
+			hi = hex((unsigned char)s[i + 1]);
+			lo = hex((unsigned char)s[i + 2]);
+			if (hi < 0 || lo < 0)
+				return -1;
+			c = hi * 16 + lo;
 			i += 2;
 		}
 		if (c < 0x20 || c == 0x7f || o + 1 >= size)
