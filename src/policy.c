@@ -125,16 +125,19 @@ policy_user_named(const struct policy *p, const char *path)
  * on the way to PATH (ABOVE itself, or a directory between the two): a
  * mask on ABOVE then does not keep PATH out of sight, since naming a
  * masked path lifts its mask and a grant below one shows what it holds.
+ * BELOW: a grant inside PATH counts too (a walk of PATH must enter it).
  */
 bool
-policy_user_shows(const struct policy *p, const char *above, const char *path)
+policy_user_shows(const struct policy *p, const char *above, const char *path,
+    bool below)
 {
 	for (size_t i = 0; i < p->nmounts; i++) {
 		const struct mount *m = &p->mounts[i];
 
 		if (m->seq >= SEQ_USER && policy_mount_from_host(m->kind) &&
 		    util_path_within(m->dest, above) &&
-		    util_path_within(path, m->dest))
+		    (util_path_within(path, m->dest) ||
+			(below && util_path_within(m->dest, path))))
 			return true;
 	}
 	return false;
@@ -380,21 +383,4 @@ policy_finish(struct policy *p, struct sbox_error *err)
 		return -1;
 	}
 	return 0;
-}
-
-/* Whether a user grant shows DIR, or something below it, through ABOVE. */
-bool
-policy_user_shows_below(const struct policy *p, const char *above,
-    const char *dir)
-{
-	for (size_t i = 0; p != NULL && i < p->nmounts; i++) {
-		const struct mount *m = &p->mounts[i];
-
-		if (m->seq >= SEQ_USER && policy_mount_from_host(m->kind) &&
-		    util_path_within(m->dest, above) &&
-		    (util_path_within(m->dest, dir) ||
-			util_path_within(dir, m->dest)))
-			return true;
-	}
-	return false;
 }

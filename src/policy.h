@@ -79,7 +79,7 @@ struct mount *policy_add_mount(struct policy *, enum mount_kind, const char *,
 void policy_add_protection(struct policy *, enum mount_kind, const char *,
     const char *);
 bool policy_user_named(const struct policy *, const char *);
-bool policy_user_shows(const struct policy *, const char *, const char *);
+bool policy_user_shows(const struct policy *, const char *, const char *, bool);
 void policy_add_env(struct policy *, enum env_kind, const char *, const char *);
 const char *policy_env_value(const struct policy *, const char *, const char *);
 void policy_add_keep_fd(struct policy *, int);
@@ -88,6 +88,5 @@ int policy_finish(struct policy *, struct sbox_error *);
 const struct mount *policy_mount_for(const struct policy *, const char *);
 bool policy_path_visible(const struct policy *, const char *);
 bool policy_mount_from_host(enum mount_kind);
-bool policy_user_shows_below(const struct policy *, const char *, const char *);
 
 #endif

@@ -610,18 +610,29 @@ home_real(const struct protect_env *env, size_t h)
 	return util_realpath(env->homes[h]);
 }
 
-/* Whether a hide already planned keeps PATH (or PATH itself) out of
- * sight: not when a grant of the user's shows it through the hide. */
+/*
+ * Whether one of the first N hides planned keeps PATH (or PATH itself) out
+ * of sight: not when a grant of the user's shows it through the hide.
+ * BELOW, for a walk of the directory PATH: nor when a grant shows a place
+ * inside it.
+ */
 static bool
-plan_hides(const struct plan *pl, const char *path)
+plan_hides_in(const struct plan *pl, size_t n, const char *path, bool below)
 {
-	for (size_t i = 0; i < pl->n; i++)
+	for (size_t i = 0; i < n; i++)
 		if (pl->v[i].want == WANT_HIDE &&
 		    util_path_within(path, pl->v[i].path) &&
 		    (pl->policy == NULL ||
-			!policy_user_shows(pl->policy, pl->v[i].path, path)))
+			!policy_user_shows(pl->policy, pl->v[i].path, path,
+			    below)))
 			return true;
 	return false;
+}
+
+static bool
+plan_hides(const struct plan *pl, const char *path)
+{
+	return plan_hides_in(pl, pl->n, path, false);
 }
 
 /*
@@ -645,31 +656,13 @@ struct socket_scan {
 	size_t first; /* the plan's size when this scan began */
 };
 
-/*
- * Whether one of the first N hides planned keeps DIR and all below it out
- * of sight, so that a walk for sockets need not enter it: not where a
- * grant of the user's shows DIR, or a place below it, through the hide.
- */
-static bool
-plan_hides_below(const struct plan *pl, size_t n, const char *dir)
-{
-	for (size_t i = 0; i < n; i++)
-		if (pl->v[i].want == WANT_HIDE &&
-		    util_path_within(dir, pl->v[i].path) &&
-		    (pl->policy == NULL ||
-			!policy_user_shows_below(pl->policy, pl->v[i].path,
-			    dir)))
-			return true;
-	return false;
-}
-
 static bool
 scan_skip(void *ctx, const char *dir)
 {
 	const struct socket_scan *s = ctx;
 
 	/* Masked whole: nothing below needs a mask of its own. */
-	return plan_hides_below(s->pl, s->first, dir);
+	return plan_hides_in(s->pl, s->first, dir, true);
 }
 
 static void
@@ -694,7 +687,7 @@ plan_socket_scan(struct plan *pl, const char *root, struct strv *done)
 	struct stat st;
 
 	if (real == NULL || lstat(real, &st) < 0 || !S_ISDIR(st.st_mode) ||
-	    plan_hides_below(pl, pl->n, real))
+	    plan_hides_in(pl, pl->n, real, true))
 		return;
 	for (size_t i = 0; i < done->n; i++)
 		if (util_path_within(real, done->v[i]))
