@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,17 +37,24 @@ valid_name(const char *s, size_t n)
 	return true;
 }
 
-/* PREFIX + REST, normalised, unless it names the root itself. */
+/*
+ * BASE (N bytes) + REST, normalised, unless it names the root itself;
+ * HOME, when not NULL, stands before them.
+ */
 static void
-add_result(struct strv *out, const char *prefix, const char *rest)
+add_result(struct strv *out, const char *home, const char *base, size_t n,
+    const char *rest)
 {
-	cleanup_free char *joined = xasprintf("%s%s", prefix, rest);
-	char *norm = util_path_absolute(joined, "/");
+	struct buf path = { 0 };
 
-	if (strcmp(norm, "/") == 0)
-		free(norm);
+	if (home != NULL)
+		util_path_append(&path, home, strlen(home));
+	util_path_append(&path, base, n);
+	util_path_append(&path, rest, strlen(rest));
+	if (path.len == 0)
+		buf_clear(&path);
 	else
-		strv_take(out, norm);
+		strv_take(out, buf_steal(&path));
 }
 
 /* "~" or "~/..." (in BASE, N bytes) for each home; "/..." as it is. */
@@ -54,19 +62,17 @@ static void
 add_base(struct strv *out, const char *base, size_t n, const char *rest,
     const struct creds_env *env)
 {
-	cleanup_free char *b = xstrndup(base, n);
+	if (n > 0 && base[0] == '~') {
+		const char *const *home = env->homes;
 
-	if (b[0] == '~') {
-		for (size_t h = 0; h < 2; h++) {
-			cleanup_free char *p = NULL;
-
-			if (env->homes[h] == NULL || env->homes[h][0] != '/')
-				continue;
-			p = xasprintf("%s%s", env->homes[h], b + 1);
-			add_result(out, p, rest);
-		}
-	} else if (b[0] == '/') {
-		add_result(out, b, rest);
+		for (size_t h = 0; h < 2; h++)
+			/* Most often $HOME is the password entry's home. */
+			if (home[h] != NULL && home[h][0] == '/' &&
+			    (h == 0 || home[0] == NULL ||
+				strcmp(home[0], home[1]) != 0))
+				add_result(out, home[h], base + 1, n - 1, rest);
+	} else if (n > 0 && base[0] == '/') {
+		add_result(out, NULL, base, n, rest);
 	}
 }
 
@@ -147,7 +153,7 @@ creds_parse_line(const char *line, const struct creds_env *env,
 		/* A relative value is ignored, as XDG says of XDG_*. */
 		value = env->getenv(n, env->ctx);
 		if (value != NULL && value[0] == '/')
-			add_result(out, value, rest);
+			add_result(out, NULL, value, strlen(value), rest);
 	} else {
 		*why = "a path must start with '/', '~/' or '${'";
 		return -1;
@@ -167,14 +173,47 @@ creds_user_path(const char *xdg_config_home, const char *home)
 	return NULL;
 }
 
-/* Add PATH to V unless it is there already. */
-static void
-add_once(struct strv *v, const char *path)
+/* FNV-1a: a string's place in drop_copies' table. */
+static size_t
+text_hash(const char *s)
 {
-	for (size_t i = 0; i < v->n; i++)
-		if (strcmp(v->v[i], path) == 0)
-			return;
-	strv_add(v, path);
+	uint32_t h = 2166136261u;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/*
+ * Drop the second and later copies of each path in V, keeping the order
+ * of the first ones.  An open-addressed table at most half full finds
+ * the copies in one pass.
+ */
+static void
+drop_copies(struct strv *v)
+{
+	cleanup_free const char **seen = NULL;
+	size_t size = 16, kept = 0;
+
+	if (v->n < 2)
+		return;
+	while (size < 2 * v->n)
+		size *= 2;
+	seen = xcalloc(size, sizeof(*seen));
+	for (size_t i = 0; i < v->n; i++) {
+		size_t at = text_hash(v->v[i]) & (size - 1);
+
+		while (seen[at] != NULL && strcmp(seen[at], v->v[i]) != 0)
+			at = (at + 1) & (size - 1);
+		if (seen[at] != NULL) {
+			free(v->v[i]);
+			continue;
+		}
+		seen[at] = v->v[i];
+		v->v[kept++] = v->v[i];
+	}
+	v->n = kept;
+	v->v[kept] = NULL;
 }
 
 /*
@@ -205,11 +244,15 @@ creds_parse_text(char *text, const char *path, const struct creds_env *env,
 			    path, lineno, why);
 			return -1;
 		}
-		for (size_t i = 0; i < paths.n; i++)
-			add_once(kind == CREDS_SOCKETS ? &out->socket_roots :
-							 &out->masks,
+		for (size_t i = 0; i < paths.n; i++) {
+			strv_take(kind == CREDS_SOCKETS ? &out->socket_roots :
+							  &out->masks,
 			    paths.v[i]);
+			paths.v[i] = NULL;
+		}
 	}
+	drop_copies(&out->masks);
+	drop_copies(&out->socket_roots);
 	return 0;
 }
 

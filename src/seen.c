@@ -136,8 +136,8 @@ bool
 seen_absent(struct seen *s, const char *path)
 {
 	const char *root = NULL;
-	cleanup_free char *dir = NULL;
-	const char *rest;
+	cleanup_free char *walk = NULL;
+	size_t top, at;
 
 	for (size_t i = 0; i < s->roots.n && root == NULL; i++)
 		if (util_path_within(path, s->roots.v[i]) &&
@@ -145,27 +145,33 @@ seen_absent(struct seen *s, const char *path)
 			root = s->roots.v[i];
 	if (root == NULL)
 		return false;
-	dir = xstrdup(root);
-	rest = path + (strcmp(root, "/") == 0 ? 0 : strlen(root));
-	while (*rest == '/') {
-		const char *end = strchr(rest + 1, '/');
-		size_t len = end ? (size_t)(end - rest - 1) : strlen(rest + 1);
-		cleanup_free char *name = xstrndup(rest + 1, len);
+	/*
+	 * One copy of PATH, cut in place: WALK up to AT is the directory,
+	 * the name after it runs to the next slash.
+	 */
+	walk = xstrdup(path);
+	top = at = strcmp(root, "/") == 0 ? 0 : strlen(root);
+	while (walk[at] == '/') {
+		char *name = walk + at + 1, *end = strchrnul(name, '/');
+		size_t len = (size_t)(end - name);
+		char after = *end;
 		const struct seen_dir *d;
-		char *next;
+		bool there;
 
-		if (len == 0 || strcmp(name, ".") == 0 ||
-		    strcmp(name, "..") == 0)
+		if (len == 0 || (len == 1 && name[0] == '.') ||
+		    (len == 2 && name[0] == '.' && name[1] == '.'))
 			return false; /* not normalised: no answer */
-		d = dir_for(s, dir, strcmp(dir, root) == 0);
+		walk[at] = '\0';
+		d = dir_for(s, at == 0 ? "/" : walk, at == top);
+		walk[at] = '/';
 		if (!d->listed)
 			return false;
-		if (!holds(d, name))
+		*end = '\0';
+		there = holds(d, name);
+		*end = after;
+		if (!there)
 			return true;
-		rest += 1 + len;
-		next = util_path_join(dir, name);
-		free(dir);
-		dir = next;
+		at = (size_t)(end - walk);
 	}
 	return false;
 }

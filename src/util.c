@@ -260,47 +260,56 @@ util_path_join(const char *dir, const char *name)
 }
 
 /*
- * Make PATH absolute against CWD and normalise it lexically: "." and empty
- * components go, ".." drops the previous component.  Symlinks are left for
- * the caller to resolve on the host; this is the path the sandbox shows.
+ * Append the N bytes at P to OUT, an absolute path already normalised
+ * (empty for the root), normalising lexically as it goes: "." and empty
+ * components go, ".." drops the previous component.  OUT stays empty
+ * for the root.
  */
-char *
-util_path_absolute(const char *path, const char *cwd)
+void
+util_path_append(struct buf *out, const char *p, size_t n)
 {
-	cleanup_buf struct buf in = { 0 };
-	struct buf out = { 0 };
-	const char *p;
+	const char *stop = p + n;
 
-	if (path[0] != '/') {
-		buf_adds(&in, cwd);
-		buf_addc(&in, '/');
-	}
-	buf_adds(&in, path);
-
-	p = in.s;
-	while (*p != '\0') {
+	while (p < stop) {
 		const char *end;
 		size_t len;
 
-		while (*p == '/')
+		while (p < stop && *p == '/')
 			p++;
-		end = strchrnul(p, '/');
+		end = memchr(p, '/', (size_t)(stop - p));
+		if (end == NULL)
+			end = stop;
 		len = (size_t)(end - p);
 		if (len == 0 || (len == 1 && p[0] == '.')) {
 			/* nothing */
 		} else if (len == 2 && p[0] == '.' && p[1] == '.') {
-			while (out.len > 0 && out.s[out.len - 1] != '/')
-				out.len--;
-			if (out.len > 0)
-				out.len--;
-			if (out.s != NULL)
-				out.s[out.len] = '\0';
+			while (out->len > 0 && out->s[out->len - 1] != '/')
+				out->len--;
+			if (out->len > 0)
+				out->len--;
+			if (out->s != NULL)
+				out->s[out->len] = '\0';
 		} else {
-			buf_addc(&out, '/');
-			buf_add(&out, p, len);
+			buf_addc(out, '/');
+			buf_add(out, p, len);
 		}
 		p = end;
 	}
+}
+
+/*
+ * Make PATH absolute against CWD and normalise it lexically (see
+ * util_path_append).  Symlinks are left for the caller to resolve on the
+ * host; this is the path the sandbox shows.
+ */
+char *
+util_path_absolute(const char *path, const char *cwd)
+{
+	struct buf out = { 0 };
+
+	if (path[0] != '/')
+		util_path_append(&out, cwd, strlen(cwd));
+	util_path_append(&out, path, strlen(path));
 	if (out.len == 0)
 		buf_addc(&out, '/');
 	return buf_steal(&out);

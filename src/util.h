@@ -75,6 +75,7 @@ char *buf_steal(struct buf *);
 
 char *util_path_join(const char *, const char *);
 char *util_path_absolute(const char *, const char *);
+void util_path_append(struct buf *, const char *, size_t);
 size_t util_path_depth(const char *);
 bool util_path_within(const char *, const char *);
 int util_parse_fd(const char *, int *);

@@ -121,6 +121,28 @@ main(void)
 		ok(l.masks.n == 3, "each path masked once (%zu)", l.masks.n);
 		ok(l.socket_roots.n == 1, "each socket root once (%zu)",
 		    l.socket_roots.n);
+		/* A second list (the user's) adds only what is new, after
+		 * the first list's paths, which keep their order. */
+		{
+			char more[] = "/new\n~/.ssh\n/new/\n";
+			const char *first = l.masks.v[0],
+				   *second = l.masks.v[1];
+			const char *third = l.masks.v[2];
+			int r;
+
+			ok(strcmp(first, "/home/u/.ssh") == 0,
+			    "the first line's path first (%s)", first);
+			r = creds_parse_text(more, "user", &same, &l, &e);
+
+			ok(r == 0 && l.masks.n == 4,
+			    "a second list adds its one new path (%zu)",
+			    l.masks.n);
+			ok(l.masks.v[0] == first && l.masks.v[1] == second &&
+				l.masks.v[2] == third &&
+				strcmp(l.masks.v[3], "/new") == 0 &&
+				l.masks.v[4] == NULL,
+			    "the earlier paths kept, in order; the new one last");
+		}
 		creds_list_clear(&l);
 	}
 
