@@ -782,9 +782,10 @@ def scenario_held_tunnels():
 
 def main():
     # A suite started in the background by a script (`make check &`)
-    # inherits SIGINT and SIGQUIT ignored, and so would every launcher
-    # started here: the signal scenarios would not test what they say.
-    for sig in (signal.SIGINT, signal.SIGQUIT):
+    # inherits SIGINT and SIGQUIT ignored, one started under nohup SIGHUP
+    # too, and so would every launcher started here, which would then
+    # rightly go on: the signal scenarios would not test what they say.
+    for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTERM):
         signal.signal(sig, signal.SIG_DFL)
     fn = globals().get("scenario_" + SCENARIO.replace("-", "_"))
     if fn is None:
