@@ -355,12 +355,23 @@ plan_git_dir(struct plan *pl, const char *dir, int depth, bool writable)
 		if (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode) ||
 		    !git_budget(pl) || (d = opendir(sub)) == NULL)
 			continue;
+		/*
+		 * A writable worktrees/ and each linked worktree's git
+		 * directory in it are pinned: renamed away, one could be
+		 * replaced by a directory of the command's making, whose
+		 * commondir the worktree's git would follow.
+		 */
+		if (writable && i == 1)
+			plan_add(pl, WANT_PIN, xstrdup(sub));
 		while ((e = readdir(d)) != NULL && !pl->git_overflow) {
 			cleanup_free char *child = NULL;
 
 			if (e->d_name[0] == '.')
 				continue;
 			child = util_path_join(sub, e->d_name);
+			if (writable && i == 1 && lstat(child, &st) == 0 &&
+			    S_ISDIR(st.st_mode))
+				plan_add(pl, WANT_PIN, xstrdup(child));
 			/* Below a read-only modules/, unless named. */
 			if (lstat(child, &st) == 0 && S_ISDIR(st.st_mode))
 				plan_git_dir(pl, child, depth - 1,

@@ -582,6 +582,66 @@ _git_rw_git_redirects() {
 	rm -f "$MAIN/.git/config.worktree"
 }
 
+# With .git named, a linked worktree's git directory renamed away and
+# replaced by one whose commondir leads to a common directory of the
+# command's making; worktrees/ itself renamed likewise.
+WORKTREE_SWAP_ATTACK='
+mkdir .evil && cp -a .git/HEAD .git/refs .git/objects .evil/ &&
+printf "[core]\n\trepositoryformatversion = 0\n\tfsmonitor = %s\n" "$2" >.evil/config &&
+mv .git/worktrees/wt .git/worktrees/wt.old && mkdir .git/worktrees/wt &&
+cp .git/worktrees/wt.old/HEAD .git/worktrees/wt.old/gitdir .git/worktrees/wt/ &&
+printf "%s/.evil\n" "$PWD" >.git/worktrees/wt/commondir && echo planted'
+WORKTREES_SWAP_ATTACK='
+mkdir .evil && cp -a .git/HEAD .git/refs .git/objects .evil/ &&
+printf "[core]\n\trepositoryformatversion = 0\n\tfsmonitor = %s\n" "$2" >.evil/config &&
+mv .git/worktrees .git/worktrees.old && mkdir -p .git/worktrees/wt &&
+cp .git/worktrees.old/wt/HEAD .git/worktrees.old/wt/gitdir .git/worktrees/wt/ &&
+printf "%s/.evil\n" "$PWD" >.git/worktrees/wt/commondir && echo planted'
+
+_git_rw_git_worktree_swap() {
+	local wt before attack
+	git_env "$(scratch_dir)"
+	wt=$D/wt
+	g -C "$MAIN" worktree add -q "$wt"
+	cd "$MAIN" || return 1
+	before=$(git_state "$MAIN/.git/worktrees")
+	for attack in "$WORKTREE_SWAP_ATTACK" "$WORKTREES_SWAP_ATTACK"; do
+		# Control: unsandboxed, the linked worktree's git follows the
+		# new commondir to the payload.
+		plant control "$MAIN" "$attack"
+		assert_contains "$output" planted
+		host_git_runs_payload -C "$wt" status ||
+			{ echo "control: the payload did not run" >&2; return 1; }
+		rm -rf "$MAIN/.evil"
+		if [ -d "$MAIN/.git/worktrees.old" ]; then
+			rm -rf "$MAIN/.git/worktrees"
+			usr mv "$MAIN/.git/worktrees.old" "$MAIN/.git/worktrees"
+		else
+			rm -rf "$MAIN/.git/worktrees/wt"
+			usr mv "$MAIN/.git/worktrees/wt.old" "$MAIN/.git/worktrees/wt"
+		fi
+		assert_eq "$(git_state "$MAIN/.git/worktrees")" "$before"
+
+		PLANT_ARGS="--rw $MAIN/.git" plant sandbox "$MAIN" "$attack"
+		refute_contains "$output" planted
+		assert_contains "$output" "busy"
+		rm -rf "$MAIN/.evil"
+		assert_eq "$(git_state "$MAIN/.git/worktrees")" "$before"
+		assert_payload_not_run -C "$wt" status
+	done
+	# A commit in the main work tree, and a worktree added and removed
+	# there, still work with .git named.
+	run --separate-stderr sbx --rw "$MAIN" --rw .git -- sh -c 'git commit -q --allow-empty -m inside &&
+		git worktree add -q wt2 && git worktree list | wc -l'
+	assert_status 0
+	assert_eq "$output" 3
+	assert_eq "$(g -C "$MAIN" log -1 --format=%s)" inside
+}
+
+@test "git: with --rw .git, a linked worktree's git directory and worktrees/ cannot be renamed away and replaced" {
+	each_user _git_rw_git_worktree_swap
+}
+
 @test "git: with --rw .git, commondir, config.worktree and modules/NAME cannot be created; nothing is left" {
 	each_user _git_rw_git_redirects
 }
