@@ -90,6 +90,7 @@ struct plan {
 	struct protect_holds *holds; /* a run: placeholders may be made */
 	const struct policy *policy; /* what the user named, or NULL */
 	struct seen *seen;	     /* listings that spare lookups, or NULL */
+	struct strv *warnings;	     /* said on stderr, or NULL */
 };
 
 /*
@@ -726,6 +727,48 @@ plan_pin_above(struct plan *pl, const char *path)
 }
 
 /*
+ * A symlink on the way to PATH (WHAT: whose files lie there) that lies in
+ * a writable grant: no mount can keep it (bwrap's follows it), so the
+ * command could point it elsewhere and a later launch would read what it
+ * leads to then.  Said on stderr instead (sbox-exec(1), HOST PROTECTION).
+ */
+static void
+note_links_on(struct plan *pl, const char *path, const char *what)
+{
+	cleanup_free char *at = xstrdup(path);
+	size_t len = strlen(at);
+	struct stat st;
+
+	if (pl->warnings == NULL || pl->policy == NULL || at[0] != '/')
+		return;
+	for (size_t i = 1; i <= len; i++) {
+		cleanup_free char *parent = NULL, *real = NULL;
+		const struct mount *m;
+		char c = at[i];
+
+		if (c != '/' && c != '\0')
+			continue;
+		at[i] = '\0';
+		if (lstat(at, &st) < 0) {
+			at[i] = c;
+			return;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			parent = util_path_absolute("..", at);
+			real = parent != NULL ? util_realpath(parent) : NULL;
+			m = real != NULL ? policy_mount_for(pl->policy, real) :
+					   NULL;
+			if (m != NULL && m->kind == MOUNT_RW &&
+			    !plan_hides(pl, real))
+				strv_addf(pl->warnings,
+				    "%s is a symbolic link the command can replace (it lies in a writable grant), and with it %s in %s; grant less, or make the link a directory",
+				    at, what, path);
+		}
+		at[i] = c;
+	}
+}
+
+/*
  * The user's sbox-exec directory DIR (its profiles and credential list):
  * read-only, and every directory above it pinned, as sbox-exec's own
  * files are, so that neither it nor ~/.config can be renamed away and
@@ -749,6 +792,7 @@ plan_config_dir(struct plan *pl, const char *dir)
 	}
 	plan_pin_above(pl, real);
 	plan_add(pl, strcmp(at, dir) == 0 ? WANT_READONLY : WANT_PIN, real);
+	note_links_on(pl, dir, "the user's profiles and credential list");
 }
 
 /*
@@ -846,11 +890,14 @@ plan_own_files(struct plan *pl)
 	for (size_t i = 0; i < n; i++) {
 		char *real = existing_realpath(pl, places[i]);
 
-		free(places[i]);
 		if (real == NULL || plan_hides(pl, real)) {
+			free(places[i]);
 			free(real);
 			continue;
 		}
+		if (i > 0)
+			note_links_on(pl, places[i], "sbox-exec's own files");
+		free(places[i]);
 		plan_pin_above(pl, real);
 		plan_add(pl, WANT_READONLY, real);
 	}
@@ -1027,7 +1074,9 @@ int
 protect_add_defaults(struct policy *p, const struct protect_env *env,
     struct sbox_error *err)
 {
-	struct plan pl = { .holds = env->holds, .policy = p };
+	struct plan pl = { .holds = env->holds,
+		.policy = p,
+		.warnings = env->warnings };
 	enum mount_kind *kind;
 
 	/* Where most of what is looked for is not: listed once. */
