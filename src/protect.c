@@ -518,23 +518,48 @@ plan_repo_configs(struct plan *pl, const char *dir, const char *top,
 }
 
 /*
+ * TOP/.git (to free), or where it leads when it is a symbolic link (git
+ * follows one): the git directory or file git uses there, with its
+ * status in ST; NULL when there is none.  The link itself no mount can
+ * hold; the audit after the run names it if it changed.
+ */
+static char *
+repo_git_entry(const char *top, struct stat *st)
+{
+	char *git = util_path_join(top, ".git");
+	char *real;
+
+	if (lstat(git, st) < 0 || !S_ISLNK(st->st_mode))
+		return git;
+	real = util_realpath(git);
+	free(git);
+	if (real != NULL && stat(real, st) == 0)
+		return real;
+	free(real);
+	return NULL;
+}
+
+/*
  * A repository whose work tree is TOP.  Its whole .git directory is
  * read-only unless the user granted TOP/.git by name: then what git runs
  * or reads as configuration stays read-only inside it, as before, and
- * .git is bound onto itself so that it cannot be renamed away.
+ * .git is bound onto itself so that it cannot be renamed away.  A .git
+ * that is a symbolic link is judged where it leads.
  */
 static void
 plan_repo(struct plan *pl, const struct policy *p,
     const struct protect_env *env, const char *top)
 {
-	cleanup_free char *git = util_path_join(top, ".git");
-	cleanup_free char *dir = NULL;
 	struct stat st;
+	cleanup_free char *git = repo_git_entry(top, &st);
+	cleanup_free char *entry = util_path_join(top, ".git");
+	cleanup_free char *dir = NULL;
 
-	if (lstat(git, &st) < 0)
+	if (git == NULL)
 		return;
 	if (S_ISDIR(st.st_mode)) {
-		if (policy_user_named(p, git)) {
+		/* Named as the link or as where it leads. */
+		if (policy_user_named(p, git) || policy_user_named(p, entry)) {
 			plan_add(pl, WANT_PIN, xstrdup(git));
 			plan_git_dir(pl, git, GIT_DEPTH, true);
 		} else {
@@ -1207,11 +1232,20 @@ static void
 audit_repo(struct audit *a, const char *git, const char *top)
 {
 	struct plan pl = { 0 };
-	cleanup_free char *dir = NULL;
+	cleanup_free char *dir = NULL, *real = NULL;
 	struct stat st;
 
 	if (lstat(git, &st) < 0)
 		return;
+	if (S_ISLNK(st.st_mode)) {
+		/* Pointed elsewhere, or made, during the run; and what it
+		 * leads to, as a .git there. */
+		audit_path(a, git);
+		real = util_realpath(git);
+		if (real == NULL || stat(real, &st) < 0)
+			return;
+		git = real;
+	}
 	if (S_ISREG(st.st_mode)) {
 		audit_path(a, git);
 		dir = git_pointer(&pl, git, top);

@@ -512,6 +512,73 @@ _git_nested_reported() {
 	each_user _git_nested_reported
 }
 
+# A .git that is a symbolic link to the git directory (kept beside the
+# work tree, in the grant): git follows it, so the directory it leads to
+# is protected as a .git directory would be.  The link itself no mount
+# can hold: pointed elsewhere during the run, it is named when the
+# command ends (sbox-exec(1), HOST PROTECTION).
+RELINK_GIT_ATTACK='
+cp -a .realgit .evil && printf "[core]\n\tfsmonitor = %s\n" "$2" >>.evil/config &&
+ln -s .evil .git.new && mv -T .git.new .git && echo planted'
+
+_git_symlinked() {
+	git_env "$(scratch_dir)"
+	cd "$MAIN" || return 1
+	usr mv "$MAIN/.git" "$MAIN/.realgit"
+	usr ln -s .realgit "$MAIN/.git"
+	cp -p "$MAIN/.realgit/config" "$D/config.saved"
+
+	# Control: unsandboxed, the configuration through the link runs the
+	# payload.
+	plant control "$MAIN" "$CONFIG_ATTACK"
+	assert_contains "$output" planted
+	host_git_runs_payload -C "$MAIN" status ||
+		{ echo "control: the payload did not run" >&2; return 1; }
+	cp "$D/config.saved" "$MAIN/.realgit/config"
+
+	plant sandbox "$MAIN" "$CONFIG_ATTACK"
+	refute_contains "$output" planted
+	cmp "$D/config.saved" "$MAIN/.realgit/config"
+	assert_payload_not_run -C "$MAIN" status
+	PLANT_ARGS="--rw $MAIN/.realgit" plant sandbox "$MAIN" "$CONFIG_ATTACK"
+	refute_contains "$output" planted
+	cmp "$D/config.saved" "$MAIN/.realgit/config"
+
+	# Named through the link: commits work, the configuration stays
+	# read-only and the directory cannot be renamed away.
+	run --separate-stderr sbx --rw "$MAIN" --rw .git -- sh -c '
+		git commit -q --allow-empty -m inside && echo committed
+		{ echo x >>.git/config; } 2>/dev/null && echo config-changed
+		mv .realgit .moved 2>/dev/null && echo renamed; :'
+	assert_eq "$output" committed
+	assert_eq "$(g -C "$MAIN" log -1 --format=%s)" inside
+	cmp "$D/config.saved" "$MAIN/.realgit/config"
+	assert_eq "$stderr" ""
+
+	# The link pointed elsewhere: unsandboxed, git follows it to the
+	# payload; inside, it can be done too, and is named on the way out.
+	plant control "$MAIN" "$RELINK_GIT_ATTACK"
+	assert_contains "$output" planted
+	host_git_runs_payload -C "$MAIN" status ||
+		{ echo "control: the payload did not run" >&2; return 1; }
+	rm -rf "$MAIN/.evil" "$MAIN/.git"
+	usr ln -s .realgit "$MAIN/.git"
+	plant sandbox "$MAIN" "$RELINK_GIT_ATTACK"
+	assert_status 0
+	assert_contains "$output" planted
+	assert_contains "$output" "sbox-exec: warning: the command changed $MAIN/.git, where git finds programs to run"
+	rm -rf "$MAIN/.evil" "$MAIN/.git"
+	usr ln -s .realgit "$MAIN/.git"
+	# One planted deeper is named too.
+	plant sandbox "$MAIN" 'mkdir -p src && git init -q --bare src/.g && ln -s .g src/.git && echo planted'
+	assert_contains "$output" planted
+	assert_contains "$output" "sbox-exec: warning: the command changed $MAIN/src/.git, where git finds programs to run"
+}
+
+@test "git: a .git that is a symbolic link: where it leads is protected as .git; pointed elsewhere, it is named when the command ends" {
+	each_user _git_symlinked
+}
+
 # --- with --rw .git: the names that redirect git ----------------------
 # sbox-exec(1) HOST PROTECTION: with .git named, commondir,
 # config.worktree and modules/ cannot be created or changed in it (nor in
