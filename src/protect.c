@@ -311,6 +311,42 @@ plan_git_modules(struct plan *pl, const char *dir)
 }
 
 /*
+ * PATH (taken), an entry of a git directory, read-only.  One that is a
+ * symbolic link (a hooks directory kept in the work tree, the repo
+ * tool's links into its own store) is planned where it leads, which git
+ * follows and bwrap can make a mount point of; where that does not
+ * exist yet, the place it names, for the audit after the run to look at.
+ * LINKS_ONLY: the directory is read-only whole, and only a link can lead
+ * out of it.
+ */
+static void
+plan_git_entry(struct plan *pl, char *path, bool links_only)
+{
+	char buf[PATH_MAX];
+	struct stat st;
+	char *to, *parent;
+	ssize_t n;
+
+	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode)) {
+		if (links_only)
+			free(path);
+		else
+			plan_add(pl, WANT_READONLY, path);
+		return;
+	}
+	to = util_realpath(path);
+	if (to == NULL && (n = readlink(path, buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = '\0';
+		parent = util_path_absolute("..", path);
+		to = parent != NULL ? util_path_absolute(buf, parent) : NULL;
+		free(parent);
+	}
+	free(path);
+	if (to != NULL)
+		plan_add(pl, WANT_READONLY, to);
+}
+
+/*
  * What git runs or reads as configuration in the git directory DIR, in
  * the common directory it may point to (linked worktrees), and in the git
  * directories of its submodules and worktrees; DEPTH bounds the descent.
@@ -339,10 +375,10 @@ plan_git_dir(struct plan *pl, const char *dir, int depth, bool writable)
 	}
 	common = git_pointer(pl, common_file, dir);
 	for (size_t i = 0; i < N_ELEMENTS(entries); i++) {
-		plan_add(pl, WANT_READONLY, util_path_join(dir, entries[i]));
+		plan_git_entry(pl, util_path_join(dir, entries[i]), false);
 		if (common != NULL && i < 2)
-			plan_add(pl, WANT_READONLY,
-			    util_path_join(common, entries[i]));
+			plan_git_entry(pl, util_path_join(common, entries[i]),
+			    false);
 	}
 	if (depth == 0)
 		return;
@@ -563,7 +599,14 @@ plan_repo(struct plan *pl, const struct policy *p,
 			plan_add(pl, WANT_PIN, xstrdup(git));
 			plan_git_dir(pl, git, GIT_DEPTH, true);
 		} else {
+			static const char *const out[] = { "hooks", "config",
+				"config.worktree", "commondir" };
+
 			plan_add(pl, WANT_READONLY, xstrdup(git));
+			/* Read-only whole, but for links that lead out. */
+			for (size_t i = 0; i < N_ELEMENTS(out); i++)
+				plan_git_entry(pl, util_path_join(git, out[i]),
+				    true);
 		}
 		dir = xstrdup(git);
 	} else if (S_ISREG(st.st_mode)) {

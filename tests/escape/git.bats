@@ -579,6 +579,52 @@ _git_symlinked() {
 	each_user _git_symlinked
 }
 
+# .git/hooks a symbolic link into the work tree (hooks kept under version
+# control): git runs what it finds where the link leads, which is in the
+# grant.  Read-only there, with and without .git named; a target that
+# does not exist yet cannot be held, and is named when the command ends.
+LINKED_HOOK_ATTACK='
+mkdir -p githooks &&
+printf "#!/bin/sh\n%s\n" "$2" >githooks/pre-commit &&
+chmod 0755 githooks/pre-commit && echo planted'
+
+_git_linked_hooks() {
+	local named
+	git_env "$(scratch_dir)"
+	cd "$MAIN" || return 1
+	usr rm -rf "$MAIN/.git/hooks"
+	usr ln -s ../githooks "$MAIN/.git/hooks"
+	usr mkdir "$MAIN/githooks"
+
+	# Control: unsandboxed, a hook written through the link runs with
+	# the next commit.
+	plant control "$MAIN" "$LINKED_HOOK_ATTACK"
+	assert_contains "$output" planted
+	host_git_runs_payload -C "$MAIN" commit -q --allow-empty -m control ||
+		{ echo "control: the payload did not run" >&2; return 1; }
+	rm -f "$MAIN/githooks/pre-commit"
+
+	for named in "" "--rw $MAIN/.git"; do
+		PLANT_ARGS=$named plant sandbox "$MAIN" "$LINKED_HOOK_ATTACK"
+		refute_contains "$output" planted
+		assert_contains "$output" "Read-only file system"
+		refute_contains "$output" "bwrap"
+		assert_absent "$MAIN/githooks/pre-commit"
+		assert_payload_not_run -C "$MAIN" commit -q --allow-empty -m after
+	done
+
+	# Where the link leads to nothing yet, the command can make it: named
+	# on the way out.
+	rm -rf "$MAIN/githooks"
+	plant sandbox "$MAIN" "$LINKED_HOOK_ATTACK"
+	assert_contains "$output" planted
+	assert_contains "$output" "sbox-exec: warning: the command changed $MAIN/githooks, where git finds programs to run"
+}
+
+@test "git: a hooks directory .git/hooks links to in the work tree stays read-only; one not there yet is named when the command ends" {
+	each_user _git_linked_hooks
+}
+
 # --- with --rw .git: the names that redirect git ----------------------
 # sbox-exec(1) HOST PROTECTION: with .git named, commondir,
 # config.worktree and modules/ cannot be created or changed in it (nor in
