@@ -1116,6 +1116,11 @@ plan_kind(struct plan *pl, const struct candidate *c)
 		m->kind != MOUNT_RW) ||
 	    policy_user_named(pl->policy, c->path))
 		return MOUNT_ROOT;
+	/* Below a mask (a git entry or include that leads into ~/.ssh): a
+	 * bind would show what the mask hides. */
+	if ((c->want == WANT_READONLY || c->want == WANT_PIN) &&
+	    plan_hides(pl, c->path))
+		return MOUNT_ROOT;
 	/* Only a mask is spared the lookup: nothing else planned (git's
 	 * placeholders) may have been made since the listing. */
 	if ((c->want == WANT_HIDE && seen_absent(pl->seen, c->path)) ||

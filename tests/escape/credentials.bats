@@ -589,6 +589,36 @@ _profile_swap() {
 	each_user _profile_swap
 }
 
+# A repository in a writable home whose git directory leads into a
+# masked store: .git/hooks a link to ~/.ssh (one a sandbox with --rw .git
+# could make where hooks was missing), or its configuration including a
+# file there.  What git reads is made read-only where it leads; below a
+# mask, that must not show what the mask hides (man page HOST
+# PROTECTION).
+_git_into_mask() {
+	local d repo
+	d=$(scratch_dir)
+	plant_home "$d"
+	repo=$HOME/proj
+	usr git init -q "$repo"
+	cd "$repo" || return 1
+	control_reads_key
+	usr rm -rf "$repo/.git/hooks"
+	usr ln -s "$HOME/.ssh" "$repo/.git/hooks"
+	run sbx --rw "$HOME" -- cat "$HOME/.ssh/id_test"
+	refute_contains "$output" "$KEY"
+	run sbx --rw "$HOME" --rw "$repo/.git" -- cat "$repo/.git/hooks/id_test"
+	refute_contains "$output" "$KEY"
+	usr rm "$repo/.git/hooks"
+	usr git -C "$repo" config include.path "$HOME/.ssh/id_test"
+	run sbx --rw "$HOME" -- cat "$HOME/.ssh/id_test"
+	refute_contains "$output" "$KEY"
+}
+
+@test "a git entry or include that leads into ~/.ssh does not show the key in a writable home" {
+	each_user _git_into_mask
+}
+
 # A symbolic link on the way to the configuration directory (a dotfiles
 # layout): no mount can hold a link, so the command can point it
 # elsewhere and leave a profile of its own for a later run, one that
