@@ -346,6 +346,54 @@ plan_git_entry(struct plan *pl, char *path, bool links_only)
 		plan_add(pl, WANT_READONLY, to);
 }
 
+static void plan_git_dir(struct plan *, const char *, int, bool);
+
+/* Directories a submodule's name may put between modules/ and its git
+ * directory ("libs/sub" is modules/libs/sub), at the most. */
+#define GIT_NAME_DEPTH 8
+
+/*
+ * The git directories in SUB, a modules/ (MODULES) or worktrees/ of a git
+ * directory DEPTH levels from the bound: each planned with
+ * plan_git_dir(), writable with its parent for a worktree, and for a
+ * submodule where --rw names it.  A modules/ entry that is no git
+ * directory (no HEAD) is a part of a submodule's name: looked into,
+ * LEVELS deep.  PIN: each directory found is bound onto itself.
+ */
+static void
+plan_git_nested(struct plan *pl, const char *sub, bool modules, int depth,
+    bool writable, bool pin, int levels)
+{
+	struct dirent *e;
+	DIR *d;
+
+	if (!git_budget(pl) || (d = opendir(sub)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL && !pl->git_overflow) {
+		cleanup_free char *child = NULL, *head = NULL;
+		struct stat st;
+
+		if (e->d_name[0] == '.')
+			continue;
+		child = util_path_join(sub, e->d_name);
+		if (lstat(child, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		if (pin)
+			plan_add(pl, WANT_PIN, xstrdup(child));
+		head = util_path_join(child, "HEAD");
+		if (modules && levels > 1 && lstat(head, &st) < 0)
+			plan_git_nested(pl, child, true, depth, writable, pin,
+			    levels - 1);
+		else
+			plan_git_dir(pl, child, depth - 1,
+			    writable &&
+				(!modules ||
+				    (pl->policy != NULL &&
+					policy_user_named(pl->policy, child))));
+	}
+	closedir(d);
+}
+
 /*
  * What git runs or reads as configuration in the git directory DIR, in
  * the common directory it may point to (linked worktrees), and in the git
@@ -385,40 +433,25 @@ plan_git_dir(struct plan *pl, const char *dir, int depth, bool writable)
 	for (size_t i = 0; i < N_ELEMENTS(nested); i++) {
 		cleanup_free char *sub = util_path_join(dir, nested[i]);
 		struct stat st;
-		struct dirent *e;
-		DIR *d;
+		/*
+		 * What can be renamed in it is pinned: a linked worktree's or
+		 * a submodule's git directory renamed away could be replaced
+		 * by one of the command's making, whose commondir or config
+		 * git would follow.  worktrees/ is writable with DIR;
+		 * modules/ only where --rw names it.
+		 */
+		bool pin = writable &&
+		    (i == 1 ||
+			(pl->policy != NULL &&
+			    policy_user_named(pl->policy, sub)));
 
 		/* Real directories only: an entry may link anywhere. */
-		if (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode) ||
-		    !git_budget(pl) || (d = opendir(sub)) == NULL)
+		if (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue;
-		/*
-		 * A writable worktrees/ and each linked worktree's git
-		 * directory in it are pinned: renamed away, one could be
-		 * replaced by a directory of the command's making, whose
-		 * commondir the worktree's git would follow.
-		 */
-		if (writable && i == 1)
+		if (pin && i == 1)
 			plan_add(pl, WANT_PIN, xstrdup(sub));
-		while ((e = readdir(d)) != NULL && !pl->git_overflow) {
-			cleanup_free char *child = NULL;
-
-			if (e->d_name[0] == '.')
-				continue;
-			child = util_path_join(sub, e->d_name);
-			if (writable && i == 1 && lstat(child, &st) == 0 &&
-			    S_ISDIR(st.st_mode))
-				plan_add(pl, WANT_PIN, xstrdup(child));
-			/* Below a read-only modules/, unless named. */
-			if (lstat(child, &st) == 0 && S_ISDIR(st.st_mode))
-				plan_git_dir(pl, child, depth - 1,
-				    writable &&
-					(i == 1 ||
-					    (pl->policy != NULL &&
-						policy_user_named(pl->policy,
-						    child))));
-		}
-		closedir(d);
+		plan_git_nested(pl, sub, i == 0, depth, writable, pin,
+		    GIT_NAME_DEPTH);
 	}
 }
 

@@ -807,6 +807,53 @@ _git_rw_git_submodule() {
 	each_user _git_rw_git_submodule
 }
 
+# With .git and modules/ named (adding a submodule needs it), a
+# submodule's git directory stays the user's: renamed away and replaced by
+# a copy with a core.fsmonitor, or its config changed, it would run the
+# payload at the next `git status` at the top.  A name with a slash puts
+# it deeper (modules/libs/sub).
+MODULES_SWAP_ATTACK='
+mv .git/modules/libs/sub .git/modules/libs/sub.old &&
+cp -a .git/modules/libs/sub.old .git/modules/libs/sub && echo swapped
+printf "[core]\n\tfsmonitor = %s\n" "$2" >>.git/modules/libs/sub/config && echo planted
+mv .git/modules/libs .git/modules/libs.old && echo moved; :'
+
+_git_rw_modules_named() {
+	local before
+	git_env "$(scratch_dir)"
+	g init -q "$D/lib"
+	g -C "$D/lib" commit -q --allow-empty -m lib
+	g -C "$MAIN" -c protocol.file.allow=always submodule add -q "$D/lib" libs/sub
+	g -C "$MAIN" commit -q -m sub
+	cd "$MAIN" || return 1
+	cp -a "$MAIN/.git/modules" "$D/modules.saved"
+	# Control: unsandboxed, the swapped git directory's fsmonitor runs.
+	plant control "$MAIN" "$MODULES_SWAP_ATTACK"
+	assert_contains "$output" swapped
+	assert_contains "$output" planted
+	assert_contains "$output" moved
+	usr mv "$MAIN/.git/modules/libs.old" "$MAIN/.git/modules/libs"
+	host_git_runs_payload -C "$MAIN" status ||
+		{ echo "control: the payload did not run" >&2; return 1; }
+	rm -rf "$MAIN/.git/modules"
+	cp -a "$D/modules.saved" "$MAIN/.git/modules"
+
+	before=$(git_state "$MAIN/.git/modules")
+	PLANT_ARGS="--rw $MAIN/.git --rw $MAIN/.git/modules" plant sandbox "$MAIN" "$MODULES_SWAP_ATTACK"
+	refute_contains "$output" swapped
+	refute_contains "$output" planted
+	refute_contains "$output" moved
+	assert_eq "$(git_state "$MAIN/.git/modules")" "$before"
+	assert_payload_not_run -C "$MAIN" status
+	# modules/ named is still the command's to add to.
+	run sbx --rw "$MAIN" --rw .git --rw .git/modules -- sh -c 'mkdir .git/modules/new && echo made'
+	assert_eq "$output" made
+}
+
+@test "git: with .git and modules/ named, a submodule's git directory (a name with a slash too) cannot be swapped or changed" {
+	each_user _git_rw_modules_named
+}
+
 # A linked worktree granted --rw with its own git directory named.
 _git_rw_worktree_gitdir() {
 	local wt gd
