@@ -1226,10 +1226,21 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 			cleanup_free char *src = bind ?
 			    util_realpath(pl.v[i].path) :
 			    NULL;
+			const char *dest = pl.v[i].path;
 
-			if (!bind || src != NULL)
-				policy_add_protection(p, kind[i], pl.v[i].path,
-				    src);
+			/* Through a symlink (a .git file's gitdir that links
+			 * elsewhere): bound where it leads, which bwrap cannot
+			 * take as the link's path, and judged there. */
+			if (src != NULL && strcmp(src, dest) != 0) {
+				struct candidate real = { .path = src,
+					.want = pl.v[i].want };
+
+				dest = plan_kind(&pl, &real) != MOUNT_ROOT ?
+				    src :
+				    NULL;
+			}
+			if (dest != NULL && (!bind || src != NULL))
+				policy_add_protection(p, kind[i], dest, src);
 		}
 		free(pl.v[i].path);
 	}

@@ -579,6 +579,43 @@ _git_symlinked() {
 	each_user _git_symlinked
 }
 
+# A .git file whose gitdir is a symbolic link to the git directory, kept
+# in the work tree: the launch goes on (bwrap cannot mount on the link's
+# path; the mount goes where it leads), and the git directory is
+# read-only, with and without its name granted.
+_git_file_linked_gitdir() {
+	local named
+	git_env "$(scratch_dir)"
+	cd "$MAIN" || return 1
+	usr mkdir "$MAIN/.store"
+	usr mv "$MAIN/.git" "$MAIN/.store/real"
+	usr ln -s real "$MAIN/.store/link"
+	usr git --git-dir="$MAIN/.store/real" config core.worktree "$MAIN"
+	echo "gitdir: $MAIN/.store/link" | usr tee "$MAIN/.git" >/dev/null
+	cp -p "$MAIN/.store/real/config" "$D/config.saved"
+	# Control: unsandboxed, the configuration reached through the link
+	# runs the payload.
+	plant control "$MAIN" 'printf "[core]\n\tfsmonitor = %s\n" "$2" >>.store/real/config && echo planted'
+	assert_contains "$output" planted
+	host_git_runs_payload -C "$MAIN" status ||
+		{ echo "control: the payload did not run" >&2; return 1; }
+	cp "$D/config.saved" "$MAIN/.store/real/config"
+	for named in "" "--rw $MAIN/.store/link"; do
+		PLANT_ARGS=$named plant sandbox "$MAIN" 'git status >/dev/null && echo status-ok
+			printf "[core]\n\tfsmonitor = %s\n" "$2" >>.store/real/config && echo planted; :'
+		assert_status 0
+		assert_contains "$output" status-ok
+		refute_contains "$output" planted
+		refute_contains "$output" bwrap
+		cmp "$D/config.saved" "$MAIN/.store/real/config"
+	done
+	assert_payload_not_run -C "$MAIN" status
+}
+
+@test "git: a .git file whose gitdir is a symbolic link: the launch goes on and the git directory stays read-only" {
+	each_user _git_file_linked_gitdir
+}
+
 # .git/hooks a symbolic link into the work tree (hooks kept under version
 # control): git runs what it finds where the link leads, which is in the
 # grant.  Read-only there, with and without .git named; a target that
