@@ -437,16 +437,27 @@ netpolicy_special(int family, const unsigned char *a)
 /*
  * Whether address A of FAMILY is one of this host's own (HOST->v's
  * entries with a full prefix) or on one of its networks (the others):
- * the reason, or NULL.  An IPv4-mapped address is judged as IPv4.
+ * the reason, or NULL.  An IPv4 address inside an IPv6 one (mapped,
+ * well-known NAT64, 6to4) is judged as IPv4 too, as netpolicy_special()
+ * judges it: a network's NAT64 gateway takes 64:ff9b::a.b.c.d to the
+ * host's a.b.c.d, or to a neighbour's.
  */
 const char *
 netpolicy_local(const struct np_host *host, int family, const unsigned char *a)
 {
+	static const unsigned char nat64[12] = { 0, 0x64, 0xff, 0x9b };
 	bool on_link = false;
+	const char *inner;
 
 	if (family == AF_INET6 && memcmp(a, v4mapped, 12) == 0) {
 		family = AF_INET;
 		a += 12;
+	} else if (family == AF_INET6 &&
+	    (memcmp(a, nat64, 12) == 0 || (a[0] == 0x20 && a[1] == 0x02))) {
+		inner = netpolicy_local(host, AF_INET,
+		    a[0] == 0x20 ? a + 2 : a + 12);
+		if (inner != NULL)
+			return inner;
 	}
 	for (size_t i = 0; host != NULL && i < host->n; i++) {
 		const struct np_hostnet *h = &host->v[i];

@@ -90,6 +90,7 @@ struct plan {
 	struct protect_holds *holds; /* a run: placeholders may be made */
 	const struct policy *policy; /* what the user named, or NULL */
 	struct seen *seen;	     /* listings that spare lookups, or NULL */
+	struct strv *warnings;	     /* said on stderr, or NULL */
 };
 
 /*
@@ -310,6 +311,90 @@ plan_git_modules(struct plan *pl, const char *dir)
 }
 
 /*
+ * PATH (taken), an entry of a git directory, read-only.  One that is a
+ * symbolic link (a hooks directory kept in the work tree, the repo
+ * tool's links into its own store) is planned where it leads, which git
+ * follows and bwrap can make a mount point of; where that does not
+ * exist yet, the place it names, for the audit after the run to look at.
+ * LINKS_ONLY: the directory is read-only whole, and only a link can lead
+ * out of it.
+ */
+static void
+plan_git_entry(struct plan *pl, char *path, bool links_only)
+{
+	char buf[PATH_MAX];
+	struct stat st;
+	char *to, *parent;
+	ssize_t n;
+
+	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode)) {
+		if (links_only)
+			free(path);
+		else
+			plan_add(pl, WANT_READONLY, path);
+		return;
+	}
+	to = util_realpath(path);
+	if (to == NULL && (n = readlink(path, buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = '\0';
+		parent = util_path_absolute("..", path);
+		to = parent != NULL ? util_path_absolute(buf, parent) : NULL;
+		free(parent);
+	}
+	free(path);
+	if (to != NULL)
+		plan_add(pl, WANT_READONLY, to);
+}
+
+static void plan_git_dir(struct plan *, const char *, int, bool);
+
+/* Directories a submodule's name may put between modules/ and its git
+ * directory ("libs/sub" is modules/libs/sub), at the most. */
+#define GIT_NAME_DEPTH 8
+
+/*
+ * The git directories in SUB, a modules/ (MODULES) or worktrees/ of a git
+ * directory DEPTH levels from the bound: each planned with
+ * plan_git_dir(), writable with its parent for a worktree, and for a
+ * submodule where --rw names it.  A modules/ entry that is no git
+ * directory (no HEAD) is a part of a submodule's name: looked into,
+ * LEVELS deep.  PIN: each directory found is bound onto itself.
+ */
+static void
+plan_git_nested(struct plan *pl, const char *sub, bool modules, int depth,
+    bool writable, bool pin, int levels)
+{
+	struct dirent *e;
+	DIR *d;
+
+	if (!git_budget(pl) || (d = opendir(sub)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL && !pl->git_overflow) {
+		cleanup_free char *child = NULL, *head = NULL;
+		struct stat st;
+
+		if (e->d_name[0] == '.')
+			continue;
+		child = util_path_join(sub, e->d_name);
+		if (lstat(child, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		if (pin)
+			plan_add(pl, WANT_PIN, xstrdup(child));
+		head = util_path_join(child, "HEAD");
+		if (modules && levels > 1 && lstat(head, &st) < 0)
+			plan_git_nested(pl, child, true, depth, writable, pin,
+			    levels - 1);
+		else
+			plan_git_dir(pl, child, depth - 1,
+			    writable &&
+				(!modules ||
+				    (pl->policy != NULL &&
+					policy_user_named(pl->policy, child))));
+	}
+	closedir(d);
+}
+
+/*
  * What git runs or reads as configuration in the git directory DIR, in
  * the common directory it may point to (linked worktrees), and in the git
  * directories of its submodules and worktrees; DEPTH bounds the descent.
@@ -338,39 +423,35 @@ plan_git_dir(struct plan *pl, const char *dir, int depth, bool writable)
 	}
 	common = git_pointer(pl, common_file, dir);
 	for (size_t i = 0; i < N_ELEMENTS(entries); i++) {
-		plan_add(pl, WANT_READONLY, util_path_join(dir, entries[i]));
+		plan_git_entry(pl, util_path_join(dir, entries[i]), false);
 		if (common != NULL && i < 2)
-			plan_add(pl, WANT_READONLY,
-			    util_path_join(common, entries[i]));
+			plan_git_entry(pl, util_path_join(common, entries[i]),
+			    false);
 	}
 	if (depth == 0)
 		return;
 	for (size_t i = 0; i < N_ELEMENTS(nested); i++) {
 		cleanup_free char *sub = util_path_join(dir, nested[i]);
 		struct stat st;
-		struct dirent *e;
-		DIR *d;
+		/*
+		 * What can be renamed in it is pinned: a linked worktree's or
+		 * a submodule's git directory renamed away could be replaced
+		 * by one of the command's making, whose commondir or config
+		 * git would follow.  worktrees/ is writable with DIR;
+		 * modules/ only where --rw names it.
+		 */
+		bool pin = writable &&
+		    (i == 1 ||
+			(pl->policy != NULL &&
+			    policy_user_named(pl->policy, sub)));
 
 		/* Real directories only: an entry may link anywhere. */
-		if (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode) ||
-		    !git_budget(pl) || (d = opendir(sub)) == NULL)
+		if (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue;
-		while ((e = readdir(d)) != NULL && !pl->git_overflow) {
-			cleanup_free char *child = NULL;
-
-			if (e->d_name[0] == '.')
-				continue;
-			child = util_path_join(sub, e->d_name);
-			/* Below a read-only modules/, unless named. */
-			if (lstat(child, &st) == 0 && S_ISDIR(st.st_mode))
-				plan_git_dir(pl, child, depth - 1,
-				    writable &&
-					(i == 1 ||
-					    (pl->policy != NULL &&
-						policy_user_named(pl->policy,
-						    child))));
-		}
-		closedir(d);
+		if (pin && i == 1)
+			plan_add(pl, WANT_PIN, xstrdup(sub));
+		plan_git_nested(pl, sub, i == 0, depth, writable, pin,
+		    GIT_NAME_DEPTH);
 	}
 }
 
@@ -506,27 +587,59 @@ plan_repo_configs(struct plan *pl, const char *dir, const char *top,
 }
 
 /*
+ * TOP/.git (to free), or where it leads when it is a symbolic link (git
+ * follows one): the git directory or file git uses there, with its
+ * status in ST; NULL when there is none.  The link itself no mount can
+ * hold; the audit after the run names it if it changed.
+ */
+static char *
+repo_git_entry(const char *top, struct stat *st)
+{
+	char *git = util_path_join(top, ".git");
+	char *real;
+
+	if (lstat(git, st) < 0 || !S_ISLNK(st->st_mode))
+		return git;
+	real = util_realpath(git);
+	free(git);
+	if (real != NULL && stat(real, st) == 0)
+		return real;
+	free(real);
+	return NULL;
+}
+
+/*
  * A repository whose work tree is TOP.  Its whole .git directory is
  * read-only unless the user granted TOP/.git by name: then what git runs
  * or reads as configuration stays read-only inside it, as before, and
- * .git is bound onto itself so that it cannot be renamed away.
+ * .git is bound onto itself so that it cannot be renamed away.  A .git
+ * that is a symbolic link is judged where it leads.
  */
 static void
 plan_repo(struct plan *pl, const struct policy *p,
     const struct protect_env *env, const char *top)
 {
-	cleanup_free char *git = util_path_join(top, ".git");
-	cleanup_free char *dir = NULL;
 	struct stat st;
+	cleanup_free char *git = repo_git_entry(top, &st);
+	cleanup_free char *entry = util_path_join(top, ".git");
+	cleanup_free char *dir = NULL;
 
-	if (lstat(git, &st) < 0)
+	if (git == NULL)
 		return;
 	if (S_ISDIR(st.st_mode)) {
-		if (policy_user_named(p, git)) {
+		/* Named as the link or as where it leads. */
+		if (policy_user_named(p, git) || policy_user_named(p, entry)) {
 			plan_add(pl, WANT_PIN, xstrdup(git));
 			plan_git_dir(pl, git, GIT_DEPTH, true);
 		} else {
+			static const char *const out[] = { "hooks", "config",
+				"config.worktree", "commondir" };
+
 			plan_add(pl, WANT_READONLY, xstrdup(git));
+			/* Read-only whole, but for links that lead out. */
+			for (size_t i = 0; i < N_ELEMENTS(out); i++)
+				plan_git_entry(pl, util_path_join(git, out[i]),
+				    true);
 		}
 		dir = xstrdup(git);
 	} else if (S_ISREG(st.st_mode)) {
@@ -715,6 +828,48 @@ plan_pin_above(struct plan *pl, const char *path)
 }
 
 /*
+ * A symlink on the way to PATH (WHAT: whose files lie there) that lies in
+ * a writable grant: no mount can keep it (bwrap's follows it), so the
+ * command could point it elsewhere and a later launch would read what it
+ * leads to then.  Said on stderr instead (sbox-exec(1), HOST PROTECTION).
+ */
+static void
+note_links_on(struct plan *pl, const char *path, const char *what)
+{
+	cleanup_free char *at = xstrdup(path);
+	size_t len = strlen(at);
+	struct stat st;
+
+	if (pl->warnings == NULL || pl->policy == NULL || at[0] != '/')
+		return;
+	for (size_t i = 1; i <= len; i++) {
+		cleanup_free char *parent = NULL, *real = NULL;
+		const struct mount *m;
+		char c = at[i];
+
+		if (c != '/' && c != '\0')
+			continue;
+		at[i] = '\0';
+		if (lstat(at, &st) < 0) {
+			at[i] = c;
+			return;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			parent = util_path_absolute("..", at);
+			real = parent != NULL ? util_realpath(parent) : NULL;
+			m = real != NULL ? policy_mount_for(pl->policy, real) :
+					   NULL;
+			if (m != NULL && m->kind == MOUNT_RW &&
+			    !plan_hides(pl, real))
+				strv_addf(pl->warnings,
+				    "%s is a symbolic link the command can replace (it lies in a writable grant), and with it %s in %s; grant less, or make the link a directory",
+				    at, what, path);
+		}
+		at[i] = c;
+	}
+}
+
+/*
  * The user's sbox-exec directory DIR (its profiles and credential list):
  * read-only, and every directory above it pinned, as sbox-exec's own
  * files are, so that neither it nor ~/.config can be renamed away and
@@ -738,6 +893,7 @@ plan_config_dir(struct plan *pl, const char *dir)
 	}
 	plan_pin_above(pl, real);
 	plan_add(pl, strcmp(at, dir) == 0 ? WANT_READONLY : WANT_PIN, real);
+	note_links_on(pl, dir, "the user's profiles and credential list");
 }
 
 /*
@@ -835,11 +991,14 @@ plan_own_files(struct plan *pl)
 	for (size_t i = 0; i < n; i++) {
 		char *real = existing_realpath(pl, places[i]);
 
-		free(places[i]);
 		if (real == NULL || plan_hides(pl, real)) {
+			free(places[i]);
 			free(real);
 			continue;
 		}
+		if (i > 0)
+			note_links_on(pl, places[i], "sbox-exec's own files");
+		free(places[i]);
 		plan_pin_above(pl, real);
 		plan_add(pl, WANT_READONLY, real);
 	}
@@ -990,6 +1149,11 @@ plan_kind(struct plan *pl, const struct candidate *c)
 		m->kind != MOUNT_RW) ||
 	    policy_user_named(pl->policy, c->path))
 		return MOUNT_ROOT;
+	/* Below a mask (a git entry or include that leads into ~/.ssh): a
+	 * bind would show what the mask hides. */
+	if ((c->want == WANT_READONLY || c->want == WANT_PIN) &&
+	    plan_hides(pl, c->path))
+		return MOUNT_ROOT;
 	/* Only a mask is spared the lookup: nothing else planned (git's
 	 * placeholders) may have been made since the listing. */
 	if ((c->want == WANT_HIDE && seen_absent(pl->seen, c->path)) ||
@@ -1016,7 +1180,9 @@ int
 protect_add_defaults(struct policy *p, const struct protect_env *env,
     struct sbox_error *err)
 {
-	struct plan pl = { .holds = env->holds, .policy = p };
+	struct plan pl = { .holds = env->holds,
+		.policy = p,
+		.warnings = env->warnings };
 	enum mount_kind *kind;
 
 	/* Where most of what is looked for is not: listed once. */
@@ -1060,10 +1226,21 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 			cleanup_free char *src = bind ?
 			    util_realpath(pl.v[i].path) :
 			    NULL;
+			const char *dest = pl.v[i].path;
 
-			if (!bind || src != NULL)
-				policy_add_protection(p, kind[i], pl.v[i].path,
-				    src);
+			/* Through a symlink (a .git file's gitdir that links
+			 * elsewhere): bound where it leads, which bwrap cannot
+			 * take as the link's path, and judged there. */
+			if (src != NULL && strcmp(src, dest) != 0) {
+				struct candidate real = { .path = src,
+					.want = pl.v[i].want };
+
+				dest = plan_kind(&pl, &real) != MOUNT_ROOT ?
+				    src :
+				    NULL;
+			}
+			if (dest != NULL && (!bind || src != NULL))
+				policy_add_protection(p, kind[i], dest, src);
 		}
 		free(pl.v[i].path);
 	}
@@ -1147,11 +1324,20 @@ static void
 audit_repo(struct audit *a, const char *git, const char *top)
 {
 	struct plan pl = { 0 };
-	cleanup_free char *dir = NULL;
+	cleanup_free char *dir = NULL, *real = NULL;
 	struct stat st;
 
 	if (lstat(git, &st) < 0)
 		return;
+	if (S_ISLNK(st.st_mode)) {
+		/* Pointed elsewhere, or made, during the run; and what it
+		 * leads to, as a .git there. */
+		audit_path(a, git);
+		real = util_realpath(git);
+		if (real == NULL || stat(real, &st) < 0)
+			return;
+		git = real;
+	}
 	if (S_ISREG(st.st_mode)) {
 		audit_path(a, git);
 		dir = git_pointer(&pl, git, top);

@@ -41,6 +41,7 @@ struct protect_env {
 	const struct creds_list *creds; /* masks and socket places */
 	const struct creds_env *cenv;	/* what patterns expand with */
 	struct protect_holds *holds;	/* placeholders may be made: a run */
+	struct strv *warnings;		/* said on stderr (but with -q) */
 };
 
 int protect_add_defaults(struct policy *, const struct protect_env *,

@@ -808,6 +808,7 @@ add_protection(struct invocation *inv)
 		.creds = &cl,
 		.cenv = &cenv,
 		.holds = inv->mode == MODE_RUN ? &inv->holds : NULL,
+		.warnings = &inv->warnings,
 	};
 	struct sbox_error e = { 0 };
 

@@ -589,6 +589,99 @@ _profile_swap() {
 	each_user _profile_swap
 }
 
+# A repository in a writable home whose git directory leads into a
+# masked store: .git/hooks a link to ~/.ssh (one a sandbox with --rw .git
+# could make where hooks was missing), or its configuration including a
+# file there.  What git reads is made read-only where it leads; below a
+# mask, that must not show what the mask hides (man page HOST
+# PROTECTION).
+_git_into_mask() {
+	local d repo
+	d=$(scratch_dir)
+	plant_home "$d"
+	repo=$HOME/proj
+	usr git init -q "$repo"
+	cd "$repo" || return 1
+	control_reads_key
+	usr rm -rf "$repo/.git/hooks"
+	usr ln -s "$HOME/.ssh" "$repo/.git/hooks"
+	run sbx --rw "$HOME" -- cat "$HOME/.ssh/id_test"
+	refute_contains "$output" "$KEY"
+	run sbx --rw "$HOME" --rw "$repo/.git" -- cat "$repo/.git/hooks/id_test"
+	refute_contains "$output" "$KEY"
+	usr rm "$repo/.git/hooks"
+	usr git -C "$repo" config include.path "$HOME/.ssh/id_test"
+	run sbx --rw "$HOME" -- cat "$HOME/.ssh/id_test"
+	refute_contains "$output" "$KEY"
+}
+
+@test "a git entry or include that leads into ~/.ssh does not show the key in a writable home" {
+	each_user _git_into_mask
+}
+
+# A symbolic link on the way to the configuration directory (a dotfiles
+# layout): no mount can hold a link, so the command can point it
+# elsewhere and leave a profile of its own for a later run, one that
+# replaces the user's own without a word.  The launch that grants the
+# link says so (man page HOST PROTECTION); -q silences it, and a grant
+# that leaves the link alone says nothing.
+RELINK='mkdir -p "$HOME/evil/sbox-exec/profiles" &&
+	echo --allow-host=example.org >"$HOME/evil/sbox-exec/profiles/mine.policy" &&
+	ln -s "$2" "$1.new" && mv -T "$1.new" "$1" && echo relinked'
+
+_profile_link() {
+	local d cfg link to
+	d=$(scratch_dir)
+	plant_home "$d"
+	usr mkdir "$d/project"
+	cd "$d/project" || return 1
+	unset XDG_CONFIG_HOME
+	cfg=$HOME/.config
+	for link in "$cfg" "$cfg/sbox-exec"; do
+		usr rm -rf "$cfg" "$HOME/dot" "$HOME/evil"
+		usr mkdir -p "$HOME/dot/sbox-exec/profiles" "$cfg"
+		if [ "$link" = "$cfg" ]; then
+			usr rmdir "$cfg"
+			usr ln -s dot "$cfg"
+		else
+			usr ln -s ../dot/sbox-exec "$link"
+		fi
+		echo --no-net | usr tee "$cfg/sbox-exec/profiles/mine.policy" >/dev/null
+		to=$HOME/evil
+		[ "$link" = "$cfg" ] || to=$HOME/evil/sbox-exec
+		# Control: unsandboxed, the link is pointed elsewhere and the
+		# user's own profile is another's, with no word.
+		run usr sh -c "$RELINK" sh "$link" "$to"
+		assert_eq "$output" relinked
+		run --separate-stderr sbx --check --json --profile mine
+		assert_status 0
+		assert_eq "$(jq -r .net <<<"$output")" allow-list
+		assert_eq "$stderr" ""
+		usr rm -rf "$link" "$HOME/evil"
+		usr ln -s "$([ "$link" = "$cfg" ] && echo dot || echo ../dot/sbox-exec)" "$link"
+		# In the sandbox the same works, and stderr says it can.
+		run --separate-stderr sbx --rw "$HOME" -- sh -c "$RELINK" sh "$link" "$to"
+		assert_status 0
+		assert_eq "$output" relinked
+		assert_contains "$stderr" "sbox-exec: warning: $link is a symbolic link the command can replace (it lies in a writable grant), and with it the user's profiles and credential list in $cfg/sbox-exec;"
+		usr rm -rf "$link" "$HOME/evil"
+		usr ln -s "$([ "$link" = "$cfg" ] && echo dot || echo ../dot/sbox-exec)" "$link"
+		# -q: nothing; a grant that cannot reach the link: nothing.
+		run --separate-stderr sbx -q --rw "$HOME" -- true
+		assert_status 0
+		assert_eq "$stderr" ""
+		run --separate-stderr sbx --rw "$d/project" -- true
+		assert_status 0
+		assert_eq "$stderr" ""
+		run --separate-stderr sbx --check --json --profile mine
+		assert_eq "$(jq -r .net <<<"$output")" none
+	done
+}
+
+@test "a symbolic link on the way to the user's profile directory in a writable grant is named on stderr at launch, but with -q" {
+	each_user _profile_link
+}
+
 # Where the user has no sbox-exec directory, a sandbox that writes the
 # home can make one: the directories above it stay pinned, and a profile
 # made there that replaces a shipped one is named at every launch.

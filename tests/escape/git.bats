@@ -512,6 +512,156 @@ _git_nested_reported() {
 	each_user _git_nested_reported
 }
 
+# A .git that is a symbolic link to the git directory (kept beside the
+# work tree, in the grant): git follows it, so the directory it leads to
+# is protected as a .git directory would be.  The link itself no mount
+# can hold: pointed elsewhere during the run, it is named when the
+# command ends (sbox-exec(1), HOST PROTECTION).
+RELINK_GIT_ATTACK='
+cp -a .realgit .evil && printf "[core]\n\tfsmonitor = %s\n" "$2" >>.evil/config &&
+ln -s .evil .git.new && mv -T .git.new .git && echo planted'
+
+_git_symlinked() {
+	git_env "$(scratch_dir)"
+	cd "$MAIN" || return 1
+	usr mv "$MAIN/.git" "$MAIN/.realgit"
+	usr ln -s .realgit "$MAIN/.git"
+	cp -p "$MAIN/.realgit/config" "$D/config.saved"
+
+	# Control: unsandboxed, the configuration through the link runs the
+	# payload.
+	plant control "$MAIN" "$CONFIG_ATTACK"
+	assert_contains "$output" planted
+	host_git_runs_payload -C "$MAIN" status ||
+		{ echo "control: the payload did not run" >&2; return 1; }
+	cp "$D/config.saved" "$MAIN/.realgit/config"
+
+	plant sandbox "$MAIN" "$CONFIG_ATTACK"
+	refute_contains "$output" planted
+	cmp "$D/config.saved" "$MAIN/.realgit/config"
+	assert_payload_not_run -C "$MAIN" status
+	PLANT_ARGS="--rw $MAIN/.realgit" plant sandbox "$MAIN" "$CONFIG_ATTACK"
+	refute_contains "$output" planted
+	cmp "$D/config.saved" "$MAIN/.realgit/config"
+
+	# Named through the link: commits work, the configuration stays
+	# read-only and the directory cannot be renamed away.
+	run --separate-stderr sbx --rw "$MAIN" --rw .git -- sh -c '
+		git commit -q --allow-empty -m inside && echo committed
+		{ echo x >>.git/config; } 2>/dev/null && echo config-changed
+		mv .realgit .moved 2>/dev/null && echo renamed; :'
+	assert_eq "$output" committed
+	assert_eq "$(g -C "$MAIN" log -1 --format=%s)" inside
+	cmp "$D/config.saved" "$MAIN/.realgit/config"
+	assert_eq "$stderr" ""
+
+	# The link pointed elsewhere: unsandboxed, git follows it to the
+	# payload; inside, it can be done too, and is named on the way out.
+	plant control "$MAIN" "$RELINK_GIT_ATTACK"
+	assert_contains "$output" planted
+	host_git_runs_payload -C "$MAIN" status ||
+		{ echo "control: the payload did not run" >&2; return 1; }
+	rm -rf "$MAIN/.evil" "$MAIN/.git"
+	usr ln -s .realgit "$MAIN/.git"
+	plant sandbox "$MAIN" "$RELINK_GIT_ATTACK"
+	assert_status 0
+	assert_contains "$output" planted
+	assert_contains "$output" "sbox-exec: warning: the command changed $MAIN/.git, where git finds programs to run"
+	rm -rf "$MAIN/.evil" "$MAIN/.git"
+	usr ln -s .realgit "$MAIN/.git"
+	# One planted deeper is named too.
+	plant sandbox "$MAIN" 'mkdir -p src && git init -q --bare src/.g && ln -s .g src/.git && echo planted'
+	assert_contains "$output" planted
+	assert_contains "$output" "sbox-exec: warning: the command changed $MAIN/src/.git, where git finds programs to run"
+}
+
+@test "git: a .git that is a symbolic link: where it leads is protected as .git; pointed elsewhere, it is named when the command ends" {
+	each_user _git_symlinked
+}
+
+# A .git file whose gitdir is a symbolic link to the git directory, kept
+# in the work tree: the launch goes on (bwrap cannot mount on the link's
+# path; the mount goes where it leads), and the git directory is
+# read-only, with and without its name granted.
+_git_file_linked_gitdir() {
+	local named
+	git_env "$(scratch_dir)"
+	cd "$MAIN" || return 1
+	usr mkdir "$MAIN/.store"
+	usr mv "$MAIN/.git" "$MAIN/.store/real"
+	usr ln -s real "$MAIN/.store/link"
+	usr git --git-dir="$MAIN/.store/real" config core.worktree "$MAIN"
+	echo "gitdir: $MAIN/.store/link" | usr tee "$MAIN/.git" >/dev/null
+	cp -p "$MAIN/.store/real/config" "$D/config.saved"
+	# Control: unsandboxed, the configuration reached through the link
+	# runs the payload.
+	plant control "$MAIN" 'printf "[core]\n\tfsmonitor = %s\n" "$2" >>.store/real/config && echo planted'
+	assert_contains "$output" planted
+	host_git_runs_payload -C "$MAIN" status ||
+		{ echo "control: the payload did not run" >&2; return 1; }
+	cp "$D/config.saved" "$MAIN/.store/real/config"
+	for named in "" "--rw $MAIN/.store/link"; do
+		PLANT_ARGS=$named plant sandbox "$MAIN" 'git status >/dev/null && echo status-ok
+			printf "[core]\n\tfsmonitor = %s\n" "$2" >>.store/real/config && echo planted; :'
+		assert_status 0
+		assert_contains "$output" status-ok
+		refute_contains "$output" planted
+		refute_contains "$output" bwrap
+		cmp "$D/config.saved" "$MAIN/.store/real/config"
+	done
+	assert_payload_not_run -C "$MAIN" status
+}
+
+@test "git: a .git file whose gitdir is a symbolic link: the launch goes on and the git directory stays read-only" {
+	each_user _git_file_linked_gitdir
+}
+
+# .git/hooks a symbolic link into the work tree (hooks kept under version
+# control): git runs what it finds where the link leads, which is in the
+# grant.  Read-only there, with and without .git named; a target that
+# does not exist yet cannot be held, and is named when the command ends.
+LINKED_HOOK_ATTACK='
+mkdir -p githooks &&
+printf "#!/bin/sh\n%s\n" "$2" >githooks/pre-commit &&
+chmod 0755 githooks/pre-commit && echo planted'
+
+_git_linked_hooks() {
+	local named
+	git_env "$(scratch_dir)"
+	cd "$MAIN" || return 1
+	usr rm -rf "$MAIN/.git/hooks"
+	usr ln -s ../githooks "$MAIN/.git/hooks"
+	usr mkdir "$MAIN/githooks"
+
+	# Control: unsandboxed, a hook written through the link runs with
+	# the next commit.
+	plant control "$MAIN" "$LINKED_HOOK_ATTACK"
+	assert_contains "$output" planted
+	host_git_runs_payload -C "$MAIN" commit -q --allow-empty -m control ||
+		{ echo "control: the payload did not run" >&2; return 1; }
+	rm -f "$MAIN/githooks/pre-commit"
+
+	for named in "" "--rw $MAIN/.git"; do
+		PLANT_ARGS=$named plant sandbox "$MAIN" "$LINKED_HOOK_ATTACK"
+		refute_contains "$output" planted
+		assert_contains "$output" "Read-only file system"
+		refute_contains "$output" "bwrap"
+		assert_absent "$MAIN/githooks/pre-commit"
+		assert_payload_not_run -C "$MAIN" commit -q --allow-empty -m after
+	done
+
+	# Where the link leads to nothing yet, the command can make it: named
+	# on the way out.
+	rm -rf "$MAIN/githooks"
+	plant sandbox "$MAIN" "$LINKED_HOOK_ATTACK"
+	assert_contains "$output" planted
+	assert_contains "$output" "sbox-exec: warning: the command changed $MAIN/githooks, where git finds programs to run"
+}
+
+@test "git: a hooks directory .git/hooks links to in the work tree stays read-only; one not there yet is named when the command ends" {
+	each_user _git_linked_hooks
+}
+
 # --- with --rw .git: the names that redirect git ----------------------
 # sbox-exec(1) HOST PROTECTION: with .git named, commondir,
 # config.worktree and modules/ cannot be created or changed in it (nor in
@@ -582,6 +732,66 @@ _git_rw_git_redirects() {
 	rm -f "$MAIN/.git/config.worktree"
 }
 
+# With .git named, a linked worktree's git directory renamed away and
+# replaced by one whose commondir leads to a common directory of the
+# command's making; worktrees/ itself renamed likewise.
+WORKTREE_SWAP_ATTACK='
+mkdir .evil && cp -a .git/HEAD .git/refs .git/objects .evil/ &&
+printf "[core]\n\trepositoryformatversion = 0\n\tfsmonitor = %s\n" "$2" >.evil/config &&
+mv .git/worktrees/wt .git/worktrees/wt.old && mkdir .git/worktrees/wt &&
+cp .git/worktrees/wt.old/HEAD .git/worktrees/wt.old/gitdir .git/worktrees/wt/ &&
+printf "%s/.evil\n" "$PWD" >.git/worktrees/wt/commondir && echo planted'
+WORKTREES_SWAP_ATTACK='
+mkdir .evil && cp -a .git/HEAD .git/refs .git/objects .evil/ &&
+printf "[core]\n\trepositoryformatversion = 0\n\tfsmonitor = %s\n" "$2" >.evil/config &&
+mv .git/worktrees .git/worktrees.old && mkdir -p .git/worktrees/wt &&
+cp .git/worktrees.old/wt/HEAD .git/worktrees.old/wt/gitdir .git/worktrees/wt/ &&
+printf "%s/.evil\n" "$PWD" >.git/worktrees/wt/commondir && echo planted'
+
+_git_rw_git_worktree_swap() {
+	local wt before attack
+	git_env "$(scratch_dir)"
+	wt=$D/wt
+	g -C "$MAIN" worktree add -q "$wt"
+	cd "$MAIN" || return 1
+	before=$(git_state "$MAIN/.git/worktrees")
+	for attack in "$WORKTREE_SWAP_ATTACK" "$WORKTREES_SWAP_ATTACK"; do
+		# Control: unsandboxed, the linked worktree's git follows the
+		# new commondir to the payload.
+		plant control "$MAIN" "$attack"
+		assert_contains "$output" planted
+		host_git_runs_payload -C "$wt" status ||
+			{ echo "control: the payload did not run" >&2; return 1; }
+		rm -rf "$MAIN/.evil"
+		if [ -d "$MAIN/.git/worktrees.old" ]; then
+			rm -rf "$MAIN/.git/worktrees"
+			usr mv "$MAIN/.git/worktrees.old" "$MAIN/.git/worktrees"
+		else
+			rm -rf "$MAIN/.git/worktrees/wt"
+			usr mv "$MAIN/.git/worktrees/wt.old" "$MAIN/.git/worktrees/wt"
+		fi
+		assert_eq "$(git_state "$MAIN/.git/worktrees")" "$before"
+
+		PLANT_ARGS="--rw $MAIN/.git" plant sandbox "$MAIN" "$attack"
+		refute_contains "$output" planted
+		assert_contains "$output" "busy"
+		rm -rf "$MAIN/.evil"
+		assert_eq "$(git_state "$MAIN/.git/worktrees")" "$before"
+		assert_payload_not_run -C "$wt" status
+	done
+	# A commit in the main work tree, and a worktree added and removed
+	# there, still work with .git named.
+	run --separate-stderr sbx --rw "$MAIN" --rw .git -- sh -c 'git commit -q --allow-empty -m inside &&
+		git worktree add -q wt2 && git worktree list | wc -l'
+	assert_status 0
+	assert_eq "$output" 3
+	assert_eq "$(g -C "$MAIN" log -1 --format=%s)" inside
+}
+
+@test "git: with --rw .git, a linked worktree's git directory and worktrees/ cannot be renamed away and replaced" {
+	each_user _git_rw_git_worktree_swap
+}
+
 @test "git: with --rw .git, commondir, config.worktree and modules/NAME cannot be created; nothing is left" {
 	each_user _git_rw_git_redirects
 }
@@ -632,6 +842,53 @@ _git_rw_git_submodule() {
 
 @test "git: with --rw .git, a submodule's git directory gets no commondir and keeps its config; no new one beside it" {
 	each_user _git_rw_git_submodule
+}
+
+# With .git and modules/ named (adding a submodule needs it), a
+# submodule's git directory stays the user's: renamed away and replaced by
+# a copy with a core.fsmonitor, or its config changed, it would run the
+# payload at the next `git status` at the top.  A name with a slash puts
+# it deeper (modules/libs/sub).
+MODULES_SWAP_ATTACK='
+mv .git/modules/libs/sub .git/modules/libs/sub.old &&
+cp -a .git/modules/libs/sub.old .git/modules/libs/sub && echo swapped
+printf "[core]\n\tfsmonitor = %s\n" "$2" >>.git/modules/libs/sub/config && echo planted
+mv .git/modules/libs .git/modules/libs.old && echo moved; :'
+
+_git_rw_modules_named() {
+	local before
+	git_env "$(scratch_dir)"
+	g init -q "$D/lib"
+	g -C "$D/lib" commit -q --allow-empty -m lib
+	g -C "$MAIN" -c protocol.file.allow=always submodule add -q "$D/lib" libs/sub
+	g -C "$MAIN" commit -q -m sub
+	cd "$MAIN" || return 1
+	cp -a "$MAIN/.git/modules" "$D/modules.saved"
+	# Control: unsandboxed, the swapped git directory's fsmonitor runs.
+	plant control "$MAIN" "$MODULES_SWAP_ATTACK"
+	assert_contains "$output" swapped
+	assert_contains "$output" planted
+	assert_contains "$output" moved
+	usr mv "$MAIN/.git/modules/libs.old" "$MAIN/.git/modules/libs"
+	host_git_runs_payload -C "$MAIN" status ||
+		{ echo "control: the payload did not run" >&2; return 1; }
+	rm -rf "$MAIN/.git/modules"
+	cp -a "$D/modules.saved" "$MAIN/.git/modules"
+
+	before=$(git_state "$MAIN/.git/modules")
+	PLANT_ARGS="--rw $MAIN/.git --rw $MAIN/.git/modules" plant sandbox "$MAIN" "$MODULES_SWAP_ATTACK"
+	refute_contains "$output" swapped
+	refute_contains "$output" planted
+	refute_contains "$output" moved
+	assert_eq "$(git_state "$MAIN/.git/modules")" "$before"
+	assert_payload_not_run -C "$MAIN" status
+	# modules/ named is still the command's to add to.
+	run sbx --rw "$MAIN" --rw .git --rw .git/modules -- sh -c 'mkdir .git/modules/new && echo made'
+	assert_eq "$output" made
+}
+
+@test "git: with .git and modules/ named, a submodule's git directory (a name with a slash too) cannot be swapped or changed" {
+	each_user _git_rw_modules_named
 }
 
 # A linked worktree granted --rw with its own git directory named.

@@ -390,6 +390,23 @@ test_host(void)
 	is_str(netpolicy_check_addr(&np, AF_INET,
 		   (inet_pton(AF_INET, "11.22.33.1", a), a), 443, false, &host),
 	    "address not in allow-list", "an own address as a literal");
+	/* An IPv4 address inside NAT64's and 6to4's prefixes: as IPv4. */
+	is_str(netpolicy_check_addr(&np, AF_INET6,
+		   (inet_pton(AF_INET6, "64:ff9b::11.22.33.1", a), a), 443,
+		   true, &host),
+	    "this host's own address", "own address, NAT64");
+	is_str(netpolicy_check_addr(&np, AF_INET6,
+		   (inet_pton(AF_INET6, "64:ff9b::11.22.33.7", a), a), 443,
+		   true, &host),
+	    "an address on this host's network", "on-link, NAT64");
+	is_str(netpolicy_check_addr(&np, AF_INET6,
+		   (inet_pton(AF_INET6, "2002:2c00:1::", a), a), 443, true,
+		   &host),
+	    "this host's own address", "an address alone, 6to4");
+	ok(netpolicy_check_addr(&np, AF_INET6,
+	       (inet_pton(AF_INET6, "64:ff9b::11.22.34.1", a), a), 443, true,
+	       &host) == NULL,
+	    "beside the network, NAT64");
 	/* The kernel's word on an IPv4-mapped address (hostnet.c). */
 	inet_pton(AF_INET6, "::ffff:44.2.0.9", a);
 	netpolicy_host_add(&host, AF_INET6, a, 128, false);
