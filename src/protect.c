@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1060,6 +1061,40 @@ is_status_socket(const struct protect_env *env, const char *path)
 }
 
 /*
+ * Another user's home directory at DIR or below it, from the password
+ * file (fgetpwent: no name service, as in a static binary): its path, to
+ * free, or NULL.  Only a home that exists and belongs to its user counts,
+ * so that a system account's "home" (/bin, /usr/sbin, /) does not.  As
+ * root, a grant of /home would let the command rename another user's
+ * home away and put one of its making in its place.
+ */
+static char *
+other_home_within(const char *dir)
+{
+	struct passwd *pw;
+	char *found = NULL;
+	FILE *f = fopen("/etc/passwd", "re");
+
+	while (f != NULL && found == NULL && (pw = fgetpwent(f)) != NULL) {
+		cleanup_free char *real = NULL;
+		struct stat st;
+
+		if (pw->pw_uid == getuid() || pw->pw_dir == NULL ||
+		    pw->pw_dir[0] != '/' || strcmp(pw->pw_dir, "/") == 0 ||
+		    !util_path_within(pw->pw_dir, dir))
+			continue;
+		real = util_realpath(pw->pw_dir);
+		if (real != NULL && util_path_within(real, dir) &&
+		    stat(real, &st) == 0 && S_ISDIR(st.st_mode) &&
+		    st.st_uid == pw->pw_uid)
+			found = xasprintf("%s (%s's)", real, pw->pw_name);
+	}
+	if (f != NULL)
+		fclose(f);
+	return found;
+}
+
+/*
  * What a grant M would open up that only a typed path may: the whole
  * host, a home directory or one above it, or a directory holding a
  * masked place.  NULL
@@ -1071,6 +1106,7 @@ wide_grant(const struct mount *m, const struct plan *pl,
 {
 	char *home[2] = { NULL, NULL };
 	char *what = NULL;
+	bool inside_own = false;
 
 	if (strcmp(m->dest, "/") == 0)
 		return xstrdup("the whole file system");
@@ -1094,6 +1130,18 @@ wide_grant(const struct mount *m, const struct plan *pl,
 		if (home[h] != NULL && util_path_within(home[h], m->dest))
 			what = xasprintf("a directory that holds the home %s",
 			    home[h]);
+	/* Another user's home, or what holds one; not looked for inside
+	 * the caller's own home, where none lies. */
+	for (size_t h = 0; h < 2; h++)
+		inside_own = inside_own ||
+		    (home[h] != NULL && util_path_within(m->dest, home[h]));
+	if (what == NULL && !inside_own) {
+		cleanup_free char *other = other_home_within(m->dest);
+
+		if (other != NULL)
+			what = xasprintf("a directory that holds the home %s",
+			    other);
+	}
 	free(home[0]);
 	free(home[1]);
 	return what;

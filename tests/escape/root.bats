@@ -300,3 +300,56 @@ setuid_rw() {
 	run "$SBOX_EXEC" --rw "$ctl" -- "$PY" "$mmap_write" "$ctl/id" '#!/bin/sh'
 	assert_status 125
 }
+
+# A password file naming alice, whose home lies in DIR/homes: bound over
+# /etc/passwd in a mount namespace of the test's own, so that sbox-exec
+# finds a home of another user there without touching the host's file.
+with_alice() { # DIR COMMAND...
+	local d=$1
+	shift
+	unshare -m --propagation private -- sh -c \
+		'mount --bind "$1" /etc/passwd && shift && exec "$@"' \
+		sh "$d/passwd" "$@"
+}
+
+@test "as root, a profile started where another user's home lies cannot grant it: the home is neither renamed away nor replaced" {
+	requires root
+	local d
+	d=$(realpath "$(scratch_dir)")
+	chmod 0755 "$d"
+	mkdir -p "$d/homes/alice"
+	chown 65534:65534 "$d/homes/alice"
+	printf 'root:x:0:0:root:/root:/bin/sh\nalice:x:65534:65534::%s:/bin/sh\n' \
+		"$d/homes/alice" >"$d/passwd"
+	cd "$d/homes" || return 1
+
+	# Control: root outside renames alice's home away and puts one of
+	# its own in its place, whose .bashrc alice's next login runs.
+	run sh -c 'mv alice alice.old && mkdir alice && echo evil >alice/.bashrc &&
+		rm -r alice && mv alice.old alice && echo replaced'
+	assert_status 0
+	assert_eq "$output" replaced
+
+	# A profile's ${CWD} is the directory that holds alice's home.
+	run --separate-stderr with_alice "$d" "$SBOX_EXEC" --profile=npm -- \
+		sh -c 'mv alice alice.old && echo moved'
+	assert_status 125
+	assert_contains "$stderr" "a policy file grants $d/homes, a directory that holds the home $d/homes/alice (alice's)"
+	refute_contains "$output" moved
+	[ -d "$d/homes/alice" ] && [ ! -e "$d/homes/alice.old" ]
+	# Started in alice's home itself: the same.
+	cd "$d/homes/alice" || return 1
+	run --separate-stderr with_alice "$d" "$SBOX_EXEC" --profile=npm -- true
+	assert_status 125
+	assert_contains "$stderr" "holds the home $d/homes/alice (alice's)"
+	# Typed on the command line, the grant is the caller's choice.
+	cd "$d/homes" || return 1
+	run with_alice "$d" "$SBOX_EXEC" -q --rw "$d/homes" -- true
+	assert_status 0
+	# A system account whose "home" is a directory it does not own
+	# (sync's /bin) counts for nothing.
+	printf 'root:x:0:0:root:/root:/bin/sh\nsys:x:3:3::%s:/bin/sh\n' \
+		"$d/homes" >"$d/passwd"
+	run with_alice "$d" "$SBOX_EXEC" -q --profile=npm -- true
+	assert_status 0
+}
