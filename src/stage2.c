@@ -34,6 +34,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "bounds.h"
 #include "fd.h"
 #include "landlock.h"
 #include "phase.h"
@@ -538,6 +539,43 @@ lookup_command(const char *name, const char *path_env, struct lookup *lk)
 }
 
 /*
+ * Whether execve() of LK's file with ARGV and our environment fits in the
+ * room the kernel gives them under the stack limit the command gets
+ * (--limit stack, or ours): a command the status names must be one that
+ * starts, never one whose execve() then fails with E2BIG.
+ */
+static void
+check_exec_room(struct lookup *lk, char **argv, const struct bounds *b)
+{
+	extern char **environ;
+	struct exec_size es;
+	struct rlimit rl = { .rlim_cur = RLIM_INFINITY };
+	size_t room;
+
+	if (lk->kind != STAGE2_FOUND)
+		return;
+	if (b->set[BOUND_STACK])
+		rl.rlim_cur = b->value[BOUND_STACK];
+	else if (getrlimit(RLIMIT_STACK, &rl) < 0)
+		rl.rlim_cur = RLIM_INFINITY;
+	room = bounds_exec_limit(rl.rlim_cur);
+	bounds_exec_size(lk->path, argv, environ, &es);
+	if (es.bytes <= room && es.longest_len <= BOUNDS_EXEC_STRING_MAX)
+		return;
+	lk->kind = STAGE2_NOT_EXECUTABLE;
+	if (es.longest_len > BOUNDS_EXEC_STRING_MAX)
+		snprintf(lk->why, sizeof(lk->why),
+		    "%s: %s (one of its arguments or variables takes %zu bytes, above the kernel's %d for one)",
+		    lk->path, strerror(E2BIG), es.longest_len,
+		    BOUNDS_EXEC_STRING_MAX);
+	else
+		snprintf(lk->why, sizeof(lk->why),
+		    "%s: %s (its arguments and environment take %zu bytes, above the %zu the kernel gives them under %s stack limit)",
+		    lk->path, strerror(E2BIG), es.bytes, room,
+		    b->set[BOUND_STACK] ? "--limit's" : "the");
+}
+
+/*
  * Execute LK's file with ARGV; the lookup was advisory (the file may have
  * changed since), so a failure is still said, with the exit code a shell
  * uses: 127 when the file is gone, 126 when it cannot be executed.
@@ -757,8 +795,10 @@ stage2_main(int argc, char **argv)
 	}
 	/* In the sandbox's view, with the command's environment; before
 	 * the limits, which are the command's, not the lookup's. */
-	if (a.mode != STAGE2_CHECK)
+	if (a.mode != STAGE2_CHECK) {
 		lookup_command(a.command[0], getenv("PATH"), &lk);
+		check_exec_room(&lk, (char **)a.command, &a.limits);
+	}
 	/* Last before the report: nothing of ours makes a watched call
 	 * before the launcher serves the listener.  A kernel without it
 	 * runs the command all the same, with no denials told. */

@@ -67,6 +67,7 @@ _concurrent() { fault concurrent --n 60; }
 _kill_bwrap() { fault kill-bwrap --n 100 --max-delay 0.05; }
 _bad_bwrap() { fault bad-bwrap; }
 _policy_size() { fault policy-size; }
+_exec_size() { fault exec-size; }
 _held_tunnels() { fault held-tunnels; }
 _detached_bwrap() { fault detached-bwrap --fake "$(payload fake-bwrap.py)"; }
 
@@ -118,6 +119,10 @@ _detached_bwrap() { fault detached-bwrap --fake "$(payload fake-bwrap.py)"; }
 
 @test "faults: 10 000 grants resolve in under a second; bwrap's limits are named before it runs (sbox-exec(1), Policy size)" {
 	each_user _policy_size
+}
+
+@test "faults: execve()'s room for bwrap's arguments (ARG_MAX, one string's 128 KiB) and descriptors the caller holds are named before bwrap runs, each beside a control (sbox-exec(1), Policy size)" {
+	each_user _exec_size
 }
 
 @test "faults: what a bwrap detached (double fork, setsid) ends with the refusal: the caller gets end-of-file (sbox-exec(1), EXIT STATUS)" {

@@ -408,6 +408,116 @@ def scenario_policy_size():
     return ", ".join(out)
 
 
+def refused_up_front(argv, words, what, marker, **kw):
+    """ARGV refused as invalid-policy with exit 125 and WORDS on stderr,
+    stdout empty, the command (writing MARKER) never run."""
+    r, w = os.pipe()
+    kw.setdefault("pass_fds", [])
+    kw["pass_fds"] = list(kw["pass_fds"]) + [w]
+    p = run([SBOX, "--status-fd", str(w)] + argv + ["--"]
+            + marker_cmd(marker), **kw)
+    os.close(w)
+    st = one_or_none(os.read(r, 1 << 16))
+    os.close(r)
+    check(not check_marker(marker, st), "%s: the command ran" % what)
+    stderr_is_ours(p.stderr)
+    check(p.returncode == 125 and p.stdout == b"" and st is not None and
+          st["status"] == "invalid-policy" and
+          all(x.encode() in p.stderr for x in words),
+          "%s: exit %d, stdout %r, status %r, stderr %r"
+          % (what, p.returncode, p.stdout[:100], st, p.stderr[-400:]))
+
+
+def ran(argv, what, marker, **kw):
+    """The control: ARGV runs its command (writing MARKER)."""
+    r, w = os.pipe()
+    kw.setdefault("pass_fds", [])
+    kw["pass_fds"] = list(kw["pass_fds"]) + [w]
+    p = run([SBOX, "--status-fd", str(w)] + argv + ["--"]
+            + marker_cmd(marker), **kw)
+    os.close(w)
+    st = one_or_none(os.read(r, 1 << 16))
+    os.close(r)
+    check(p.returncode == 0 and check_marker(marker, st),
+          "%s (the control): exit %d, %r" % (what, p.returncode,
+                                              p.stderr[-400:]))
+
+
+def scenario_exec_size():
+    """What execve() gives bwrap, and the descriptors the caller holds
+    already, refused before bwrap runs in words that name them
+    (sbox-exec(1), Policy size); each beside a control that runs."""
+    marker = os.path.join(SCRATCH, "m-exec")
+    out = []
+    # Long paths: under a stack limit of 512 KiB the kernel gives a
+    # program's arguments and environment 128 KiB, which 150 grants of
+    # paths of 1 000 bytes pass; 50 of them fit.
+    deep = SCRATCH
+    while len(deep) < 1000:
+        deep = os.path.join(deep, "d" * 40)
+    os.makedirs(deep, exist_ok=True)
+    for i in range(150):
+        open(os.path.join(deep, "f%d" % i), "w").close()
+
+    def deep_policy(n):
+        path = os.path.join(SCRATCH, "deep-%d.policy" % n)
+        with open(path, "w") as f:
+            for i in range(n):
+                f.write("--ro %s\n" % os.path.join(deep, "f%d" % i))
+        return path
+
+    small_stack = with_limit(resource.RLIMIT_STACK, 512 << 10)
+    ran(["--rw", SCRATCH, "--policy", deep_policy(50)], "50 long grants",
+        marker, preexec_fn=small_stack)
+    refused_up_front(["--rw", SCRATCH, "--policy", deep_policy(150)],
+                     ["above the 131072 the kernel gives", "ARG_MAX"],
+                     "150 long grants", marker, preexec_fn=small_stack)
+    out.append("ARG_MAX named")
+    # One value longer than the kernel takes for one string (128 KiB),
+    # from a policy file (argv could not carry it).
+    for size in (100000, 200000):
+        path = os.path.join(SCRATCH, "env-%d.policy" % size)
+        with open(path, "w") as f:
+            f.write("--setenv BIG %s\n" % ("v" * size))
+        argv = ["--rw", SCRATCH, "--policy", path]
+        if size < 128 << 10:
+            ran(argv, "a 100 000-byte --setenv", marker)
+        else:
+            refused_up_front(argv, ["the variable BIG takes 200001 bytes",
+                                    "(131072 bytes)"],
+                             "a 200 000-byte --setenv", marker)
+            check(b"vvvv" not in run([SBOX, "--policy", path, "--", "true"]
+                                     ).stderr, "the value shown")
+    out.append("one long value named")
+    # Descriptors the caller holds (900 of them, kept for the command)
+    # count against the same limit as the grants' own.
+    fds = [os.open("/dev/null", os.O_RDONLY) for _ in range(900)]
+    try:
+        keep = []
+        for fd in fds:
+            keep += ["--keep-fd", str(fd)]
+        files = os.path.join(SCRATCH, "fds")
+        os.makedirs(files, exist_ok=True)
+        grants_ = []
+        for i in range(400):
+            f = os.path.join(files, "f%d" % i)
+            open(f, "w").close()
+            grants_ += ["--ro", f]
+        limit = with_limit(resource.RLIMIT_NOFILE, 1300)
+        ran(["--rw", SCRATCH] + keep + grants_[:100], "900 kept, 50 grants",
+            marker, pass_fds=fds, preexec_fn=limit)
+        refused_up_front(["--rw", SCRATCH] + keep + grants_,
+                         ["descriptors", "open already",
+                          "limit on open files (1300)", "ulimit -n"],
+                         "900 kept, 400 grants", marker, pass_fds=fds,
+                         preexec_fn=limit)
+    finally:
+        for fd in fds:
+            os.close(fd)
+    out.append("kept descriptors counted")
+    return ", ".join(out)
+
+
 # --- signals, concurrency, bwrap dying -----------------------------------
 
 def launch_marked(marker, token, seconds):
