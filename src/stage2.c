@@ -489,6 +489,9 @@ lookup_command(const char *name, const char *path_env, struct lookup *lk)
 {
 	const char *p = path_env != NULL ? path_env : "/bin:/usr/bin";
 	char why[sizeof(lk->why)];
+	/* The first directory that could not be searched, for the reason. */
+	const char *closed = NULL;
+	size_t closed_len = 0;
 
 	if (lookup_state.nested == 0) { /* a lookup of its own */
 		lookup_state.checks = 0;
@@ -523,6 +526,10 @@ lookup_command(const char *name, const char *path_env, struct lookup *lk)
 				lookup_found(lk, cand);
 				return;
 			}
+			if (r == HIDDEN && closed == NULL) {
+				closed = len ? p : ".";
+				closed_len = len ? len : 1;
+			}
 			if (r == REFUSED && lk->kind == STAGE2_NOT_FOUND) {
 				lk->kind = STAGE2_NOT_EXECUTABLE;
 				memcpy(lk->why, why, sizeof(why));
@@ -532,7 +539,14 @@ lookup_command(const char *name, const char *path_env, struct lookup *lk)
 			break;
 		p += len + 1;
 	}
-	if (lk->kind == STAGE2_NOT_FOUND)
+	if (lk->kind == STAGE2_NOT_FOUND && closed != NULL)
+		/* Passed over as by a shell, but said: execvp() would
+		 * answer "Permission denied" here. */
+		snprintf(lk->why, sizeof(lk->why),
+		    "%s: not found on the sandbox's PATH, whose %.*s cannot be searched (%s) (%s)",
+		    name, (int)closed_len, closed, strerror(EACCES),
+		    path_env != NULL ? path_env : "unset: /bin:/usr/bin");
+	else if (lk->kind == STAGE2_NOT_FOUND)
 		snprintf(lk->why, sizeof(lk->why),
 		    "%s: not found on the sandbox's PATH (%s)", name,
 		    path_env != NULL ? path_env : "unset: /bin:/usr/bin");
