@@ -877,6 +877,10 @@ def scenario_held_tunnels():
     check(lines[2].startswith("stuck HTTP/1.1 502") and
           8 <= int(lines[2].split()[-1]) <= 20,
           "a connect that hangs: %r" % lines[2])
+    # Its reason is the time out, not connect()'s EINPROGRESS.
+    check(b"cannot connect: no answer within 10 s" in err and
+          b"in progress" not in err,
+          "a connect that hangs, on stderr: %r" % err[-600:])
     limits = [e for e in events if e["event"] == "net-limit"]
     check(len(limits) == 2 and limits[0]["connections"] == 12 and
           limits[0]["idle_timeout_ms"] == 1000,
