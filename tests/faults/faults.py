@@ -405,6 +405,20 @@ def scenario_policy_size():
           "1 000 grants under ulimit -n 1024: exit %d %r %r"
           % (p.returncode, st, p.stderr))
     out.append("nofile named")
+    # Repeats: 10 000 --setenv of one name give bwrap the last, and 300
+    # mentions of one host count once against the 256 entries.
+    rep = []
+    for i in range(10000):
+        rep += ["--setenv", "V", "v%d" % i]
+    for i in range(300):
+        rep += ["--allow-host", "repeat.example", "--deny-host",
+                "*.bad.example"]
+    p, cpu = cpu_of([SBOX] + rep + ["--", "/bin/sh", "-c", 'echo "$V"'])
+    check(p.returncode == 0 and p.stdout == b"v9999\n",
+          "10 000 --setenv of one name, 300 of one host: exit %d %r %r"
+          % (p.returncode, p.stdout, p.stderr[-300:]))
+    check(cpu < 3.0, "repeats: %.2f s of CPU to launch" % cpu)
+    out.append("repeats once")
     return ", ".join(out)
 
 
