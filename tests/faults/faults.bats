@@ -129,6 +129,6 @@ _detached_bwrap() { fault detached-bwrap --fake "$(payload fake-bwrap.py)"; }
 	each_user _detached_bwrap
 }
 
-@test "faults: tunnels to an upstream that never answers end at --net-idle-timeout, threads and descriptors given back; the cap's event (sbox-exec(1), NETWORK BY NAME)" {
+@test "faults: tunnels to an upstream that never answers, held idle by the client, or flooding a client that never reads end at --net-idle-timeout, threads and descriptors given back; the cap's event (sbox-exec(1), NETWORK BY NAME)" {
 	each_user _held_tunnels
 }

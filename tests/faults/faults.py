@@ -740,12 +740,13 @@ class SilentUpstream:
     """A TCP server on 127.0.0.1 that accepts and never answers or closes;
     with backlog_full, one whose queue is full, so that connect() hangs."""
 
-    def __init__(self, backlog_full=False):
+    def __init__(self, backlog_full=False, flood=False):
         import threading
         self.s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.s.bind(("127.0.0.1", 0))
         self.port = self.s.getsockname()[1]
         self.held = []
+        self.flood = flood
         if backlog_full:
             self.s.listen(0)
             # Fill the queue: later SYNs are dropped, connect() waits.
@@ -762,14 +763,28 @@ class SilentUpstream:
         threading.Thread(target=self.serve, daemon=True).start()
 
     def serve(self):
+        import threading
         while True:
             c, _ = self.s.accept()
             self.held.append(c)
+            if self.flood:
+                threading.Thread(target=self.pour, args=(c,),
+                                 daemon=True).start()
+
+    @staticmethod
+    def pour(c):
+        """Send until the client's side is full, then block there."""
+        try:
+            while True:
+                c.sendall(b"x" * 65536)
+        except OSError:
+            pass
 
 
 TUNNELS_INNER = r"""
 import os, socket, sys, time
 port, sync, n, stuck = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+flood = sys.argv[5]
 
 def step(name):
     open(os.path.join(sync, name), "w").close()
@@ -802,6 +817,26 @@ print("again", ok, flush=True)
 for s in held:
     s.close()
 step("closed-again")
+# Held open and idle by the client: the proxy ends them, the client
+# reads end-of-file.
+held, ok = many()
+t = time.monotonic()
+for s in held:
+    s.settimeout(30)
+    try:
+        s.recv(1)
+    except OSError:
+        pass
+print("idle", ok, round(time.monotonic() - t), flush=True)
+for s in held:
+    s.close()
+step("idle")
+# An upstream that floods a client that never reads: once both sides'
+# buffers are full no byte moves, and the idle timeout ends it.
+held = [tunnel(flood)[0] for _ in range(5)]
+step("flooded")
+for s in held:
+    s.close()
 t = time.monotonic()
 s, line = tunnel(stuck)
 print("stuck", line.decode(), round(time.monotonic() - t), flush=True)
@@ -827,9 +862,12 @@ def scenario_held_tunnels():
     client closes them they end at --net-idle-timeout, giving back their
     threads and descriptors; at the cap (12 under a limit of 100
     descriptors) the rest are refused with one net-limit event, and the
-    capacity comes back; a connect that hangs ends at its timeout."""
+    capacity comes back; tunnels the client holds open and idle, and
+    tunnels whose upstream floods a client that never reads, end at the
+    idle timeout too; a connect that hangs ends at its timeout."""
     up = SilentUpstream()
     stuck = SilentUpstream(backlog_full=True)
+    flood = SilentUpstream(flood=True)
     sync = os.path.join(SCRATCH, "tunnels")
     os.makedirs(sync, exist_ok=True)
     for f in os.listdir(sync):
@@ -840,9 +878,10 @@ def scenario_held_tunnels():
     p = subprocess.Popen(
         [SBOX, "--allow-host=127.0.0.1:%d" % up.port,
          "--allow-host=127.0.0.1:%d" % stuck.port,
+         "--allow-host=127.0.0.1:%d" % flood.port,
          "--net-idle-timeout=1s", "--log-fd", str(w), "--rw", sync, "--",
          "python3", "-c", TUNNELS_INNER, str(up.port), sync, str(n),
-         str(stuck.port)],
+         str(stuck.port), str(flood.port)],
         pass_fds=[w], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         preexec_fn=with_limit(resource.RLIMIT_NOFILE, 100))
@@ -877,6 +916,19 @@ def scenario_held_tunnels():
                    lambda: "threads and descriptors %r after the second "
                    "tunnels closed, %r before" % (tasks_and_fds(p.pid), base))
         go("closed-again")
+        at("idle")
+        wait_until(lambda: tasks_and_fds(p.pid) == base, 15,
+                   lambda: "threads and descriptors %r after the idle "
+                   "tunnels ended, %r before" % (tasks_and_fds(p.pid), base))
+        go("idle")
+        at("flooded")
+        # Still open on the client's side: the idle timeout alone ends
+        # them.
+        wait_until(lambda: tasks_and_fds(p.pid) == base, 15,
+                   lambda: "threads and descriptors %r with flooded tunnels "
+                   "the client never reads, %r before"
+                   % (tasks_and_fds(p.pid), base))
+        go("flooded")
         out, err = p.communicate(timeout=60)
     finally:
         if p.poll() is None:
@@ -888,6 +940,10 @@ def scenario_held_tunnels():
     check(p.returncode == 0, "exit %d %r %r" % (p.returncode, out, err))
     check(lines[0] == "first 12" and lines[1] == "again 12",
           "tunnels at the cap, then after the held ones ended: %r" % lines)
+    check(lines[2].startswith("idle 12 ") and int(lines[2].split()[-1]) <= 5,
+          "tunnels held idle by the client, ended by the proxy: %r"
+          % lines[2])
+    lines.remove(lines[2])
     check(lines[2].startswith("stuck HTTP/1.1 502") and
           8 <= int(lines[2].split()[-1]) <= 20,
           "a connect that hangs: %r" % lines[2])
@@ -896,14 +952,14 @@ def scenario_held_tunnels():
           b"in progress" not in err,
           "a connect that hangs, on stderr: %r" % err[-600:])
     limits = [e for e in events if e["event"] == "net-limit"]
-    check(len(limits) == 2 and limits[0]["connections"] == 12 and
+    check(len(limits) == 3 and limits[0]["connections"] == 12 and
           limits[0]["idle_timeout_ms"] == 1000,
           "net-limit events %r" % limits)
     refused = [e for e in events if e.get("reason") == "too many connections"]
     # The proxy's events never wait (EVENTS in the manual): one that met
     # another being written is dropped, and the exit event counts it.
     dropped = sum(e.get("dropped", 0) for e in events if e["event"] == "exit")
-    check(len(refused) + dropped == 2 * (n - 12),
+    check(len(refused) + dropped == 3 * (n - 12),
           "%d refusals at the cap, %d events dropped" % (len(refused), dropped))
     return "held %r, back to %r; %s" % (held, base, lines[2])
 
