@@ -615,26 +615,53 @@ def scenario_concurrent():
     return "%d at once" % n
 
 
+def children(pid):
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
+def wait_depth(pid, depth, seconds=5.0):
+    """Wait until PID has descendants DEPTH generations down (bwrap's
+    child, then stage two below it); False when PID ended first."""
+    end = time.time() + seconds
+    while time.time() < end:
+        gen = children(pid)
+        for _ in range(depth):
+            gen = [c for g in gen for c in children(g)]
+        if gen:
+            return True
+        time.sleep(0.0005)
+    return False
+
+
 def scenario_kill_bwrap():
-    """bwrap killed at a random moment of its setup."""
+    """bwrap killed at a random moment of its setup: after a random delay
+    from the launch, or a random moment (0-4 ms) after bwrap has started,
+    after its own child has, or after stage two has below that."""
     n = int(ARGS.get("--n", 100))
     token = "sbox-fault-kb-%d-%d" % (os.getpid(), SEED)
     marker = os.path.join(SCRATCH, "m-kill")
     worst = 0.0
+    seen = {}
     for i in range(n):
         p, r = launch_marked(marker, token, 1)
-        t = time.time()
-        time.sleep(rng.uniform(0, float(ARGS.get("--max-delay", 0.02))))
-        try:
-            with open("/proc/%d/task/%d/children" % (p.pid, p.pid)) as f:
-                kids = [int(x) for x in f.read().split()]
-        except OSError:
-            kids = []
+        moment = rng.choice([None, 0, 1, 2])
+        if moment is None:
+            time.sleep(rng.uniform(0, float(ARGS.get("--max-delay",
+                                                     0.02))))
+        else:
+            wait_depth(p.pid, moment)
+            time.sleep(rng.uniform(0, 0.004))
+        kids = children(p.pid)
         for k in kids:
             try:
                 os.kill(k, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+        t = time.time()
         err = p.communicate(timeout=30)[1]
         dt = time.time() - t
         worst = max(worst, dt)
@@ -654,7 +681,10 @@ def scenario_kill_bwrap():
                   % (i, err))
             stderr_is_ours(err)
         check_nothing_left(token)
-    return "%d launches, the slowest ended %.2f s after the kill" % (n, worst)
+        key = "%s:%d" % ("delay" if moment is None else moment, p.returncode)
+        seen[key] = seen.get(key, 0) + 1
+    return ("%d launches (moment:exit %s), the slowest ended %.2f s after "
+            "the kill" % (n, dict(sorted(seen.items())), worst))
 
 
 def fake_bwrap(name, body):
@@ -732,6 +762,41 @@ def scenario_detached_bwrap():
         check_nothing_left(token, wait=0.5)
         out.append("%s %.1fs" % (how, dt))
     return ", ".join(out)
+
+
+def scenario_orphan_report():
+    """What reports in after its bwrap has ended (a real bwrap killed
+    during its setup can leave its sandbox to the launcher, a child
+    subreaper): the refusal names bwrap's end, never an untrusted bwrap,
+    and comes at once, not after the 2 s given a bwrap's init to
+    install its filter."""
+    d = os.path.join(SCRATCH, "fb-orphan")
+    os.makedirs(d, exist_ok=True)
+    bw = os.path.join(d, "bwrap")
+    with open(ARGS["--fake"]) as f, open(bw, "w") as g:
+        g.write(f.read())
+    os.chmod(bw, 0o755)
+    with open(os.path.join(d, "mode"), "w") as f:
+        f.write("orphan\n")
+    worst = 0.0
+    for i in range(int(ARGS.get("--n", 5))):
+        r, w = os.pipe()
+        t = time.time()
+        p = run([SBOX, "--bwrap", bw, "--status-fd", str(w), "--", "true"],
+                pass_fds=[w])
+        dt = time.time() - t
+        os.close(w)
+        st = one_or_none(os.read(r, 1 << 16))
+        os.close(r)
+        worst = max(worst, dt)
+        stderr_is_ours(p.stderr)
+        check(p.returncode == 125 and st is not None and
+              st["status"] == "sandbox-probe-failed" and
+              b"exited with status 0" in p.stderr,
+              "launch %d: exit %d, status %r, stderr %r"
+              % (i, p.returncode, st, p.stderr))
+        check(dt < 1.5, "launch %d: refused after %.2f s" % (i, dt))
+    return "refused as bwrap's end, the slowest in %.2f s" % worst
 
 
 # --- proxy tunnels --------------------------------------------------------
