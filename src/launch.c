@@ -336,8 +336,9 @@ count_entry(void *ctx, const char *name, unsigned char type)
 }
 
 /* How many descriptors above 2 are open now (--keep-fd's, the status
- * channels', the caller's): new ones get numbers beside them, under the
- * same limit.  0 when /proc cannot tell. */
+ * channels', the caller's), asked before the launcher opens its own: new
+ * ones get numbers beside them, under the same limit.  0 when /proc
+ * cannot tell. */
 static size_t
 open_descriptors(void)
 {
@@ -360,16 +361,16 @@ open_descriptors(void)
  * inherit as it is.
  */
 static int
-check_descriptors(const struct policy *p, bool by_fd, struct sbox_error *err)
+check_descriptors(const struct policy *p, bool by_fd, size_t open_now,
+    struct sbox_error *err)
 {
 	struct rlimit rl;
-	size_t n = bwrap_cmd_hidden_files(p) + LAUNCH_OWN_FDS, need, open_now;
+	size_t n = bwrap_cmd_hidden_files(p) + LAUNCH_OWN_FDS, need;
 
 	for (size_t i = 0; by_fd && i < p->nmounts; i++)
 		if (p->mounts[i].kind == MOUNT_RO ||
 		    p->mounts[i].kind == MOUNT_RW)
 			n++;
-	open_now = open_descriptors();
 	need = 2 * n + 3 + open_now;
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ||
 	    need <= rl.rlim_cur)
@@ -462,10 +463,12 @@ check_exec_size(const struct launch *l, struct sbox_error *err)
  * line a shell runs as it is, naming no descriptor (grants by path,
  * hidden files from /dev/null, no filter).  The filter is built either
  * way: where there is none, nothing is launched, and nothing printed.
+ * OPEN_NOW: the descriptors the caller left open (open_descriptors()).
  */
 static int
 build_sandbox(struct bwrap_cmd *cmd, const struct invocation *inv,
-    const struct located *bw, bool by_fd, struct sbox_error *err)
+    const struct located *bw, bool by_fd, size_t open_now,
+    struct sbox_error *err)
 {
 	const struct policy *p = &inv->policy;
 	cleanup_input struct bwrap_input in = {
@@ -484,7 +487,7 @@ build_sandbox(struct bwrap_cmd *cmd, const struct invocation *inv,
 		    "grant fewer, wider paths: each --ro, --rw or --hide takes three");
 		return -1;
 	}
-	if (check_descriptors(p, by_fd, err) < 0)
+	if (check_descriptors(p, by_fd, open_now, err) < 0)
 		return -1;
 	for (size_t i = 0; i < p->nkeep; i++)
 		bwrap_cmd_keep_fd(cmd, p->keep_fds[i], "named with --keep-fd");
@@ -552,7 +555,7 @@ launch_print(const struct invocation *inv, const struct located *bw,
 {
 	cleanup_bwrap_cmd struct bwrap_cmd cmd = { 0 };
 
-	if (build_sandbox(&cmd, inv, bw, false, err) < 0)
+	if (build_sandbox(&cmd, inv, bw, false, open_descriptors(), err) < 0)
 		return -1;
 	bwrap_cmd_add_args(&cmd, inv->command);
 	if (check_bwrap_words(&cmd, err) < 0)
@@ -622,6 +625,7 @@ prepare(struct launch *l, const struct launch_spec *spec,
 {
 	const struct invocation *inv = spec->inv;
 	int ctrl[2], pipe[2], one = 1;
+	size_t open_now = open_descriptors();
 
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ctrl) < 0)
 		return failed(err, "cannot prepare the launch");
@@ -650,7 +654,8 @@ prepare(struct launch *l, const struct launch_spec *spec,
 	    F_DUPFD_CLOEXEC, 3);
 	if (l->saved_stderr < 0)
 		return failed(err, "cannot prepare the launch");
-	if (build_sandbox(&l->cmd, inv, spec->located, true, err) < 0 ||
+	if (build_sandbox(&l->cmd, inv, spec->located, true, open_now, err) <
+		0 ||
 	    add_stage2(l, inv, err) < 0 || check_bwrap_words(&l->cmd, err) < 0)
 		return -1;
 	/* bwrap is executed from its descriptor, which a script is read
