@@ -274,3 +274,47 @@ bounds_render_json(const struct bounds *b, struct buf *out)
 	}
 	buf_addc(out, '}');
 }
+
+/*
+ * The room execve(2) gives a program's arguments and environment under
+ * the stack limit STACK (the kernel's bprm_stack_limits()): a quarter of
+ * the stack, at most 6 MiB (three quarters of the usual 8 MiB stack) and
+ * at least 128 KiB.
+ */
+size_t
+bounds_exec_limit(rlim_t stack)
+{
+	const size_t most = 6u << 20, least = 128u << 10;
+	size_t limit = stack == RLIM_INFINITY || stack / 4 > most ?
+	    most :
+	    (size_t)(stack / 4);
+
+	return limit < least ? least : limit;
+}
+
+static void
+exec_size_add(struct exec_size *es, const char *s)
+{
+	size_t len = strlen(s) + 1;
+
+	es->bytes += len + sizeof(char *);
+	if (len > es->longest_len) {
+		es->longest = s;
+		es->longest_len = len;
+	}
+}
+
+/* What execve(2) of PROGRAM with ARGV and ENVP takes of that room: every
+ * string with its NUL and a pointer to it (PROGRAM's name too, which the
+ * kernel copies beside them), for comparison with bounds_exec_limit(). */
+void
+bounds_exec_size(const char *program, char *const *argv, char *const *envp,
+    struct exec_size *es)
+{
+	*es = (struct exec_size){ 0 };
+	es->bytes = strlen(program) + 1;
+	for (size_t i = 0; argv != NULL && argv[i] != NULL; i++)
+		exec_size_add(es, argv[i]);
+	for (size_t i = 0; envp != NULL && envp[i] != NULL; i++)
+		exec_size_add(es, envp[i]);
+}

@@ -50,4 +50,22 @@ int bounds_decode(const char *, struct bounds *);
 void bounds_render_json(const struct bounds *, struct buf *);
 void bounds_format(rlim_t, struct buf *);
 
+/* What execve(2) accepts: each argument or environment string, with its
+ * terminating NUL, at most BOUNDS_EXEC_STRING_MAX bytes (the kernel's
+ * MAX_ARG_STRLEN, 32 pages of 4 KiB); all of them and their pointers
+ * together at most bounds_exec_limit() of the stack limit. */
+#define BOUNDS_EXEC_STRING_MAX (32 * 4096)
+
+/* What execve(2) of PROGRAM with ARGV and ENVP needs, and its longest
+ * string (*LONGEST, its length with the NUL in *LONGEST_LEN). */
+struct exec_size {
+	size_t bytes;
+	const char *longest;
+	size_t longest_len;
+};
+
+size_t bounds_exec_limit(rlim_t);
+void bounds_exec_size(const char *, char *const *, char *const *,
+    struct exec_size *);
+
 #endif

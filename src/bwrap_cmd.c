@@ -152,12 +152,55 @@ add_proxy_env(struct strv *sv)
 	}
 }
 
+/* By name, and among one name's operations in the order given. */
+static int
+envop_cmp(const void *a, const void *b)
+{
+	const struct envop *const *x = a, *const *y = b;
+	int c = strcmp((*x)->name, (*y)->name);
+
+	if (c != 0)
+		return c;
+	return *x < *y ? -1 : *x > *y;
+}
+
+/*
+ * Which of P's environment operations still count (USED, one flag each):
+ * every --clearenv, and of the --setenv and --unsetenv of one name only
+ * the last.  A generated policy that sets PATH in each of its parts gives
+ * bwrap one --setenv PATH, not one each (sbox-exec(1), Policy size).  By
+ * sorting: n log n.
+ */
+static void
+env_used(const struct policy *p, bool *used)
+{
+	cleanup_free const struct envop **v = NULL;
+	size_t n = 0;
+
+	v = xcalloc(p->nenv + 1, sizeof(*v));
+	for (size_t i = 0; i < p->nenv; i++) {
+		if (p->env[i].kind == ENV_CLEAR)
+			used[i] = true;
+		else
+			v[n++] = &p->env[i];
+	}
+	qsort(v, n, sizeof(*v), envop_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (i + 1 == n || strcmp(v[i]->name, v[i + 1]->name) != 0)
+			used[v[i] - p->env] = true;
+}
+
 static void
 add_env(struct strv *sv, const struct policy *p)
 {
+	cleanup_free bool *used = xcalloc(p->nenv + 1, sizeof(*used));
+
+	env_used(p, used);
 	for (size_t i = 0; i < p->nenv; i++) {
 		const struct envop *e = &p->env[i];
 
+		if (!used[i])
+			continue;
 		switch (e->kind) {
 		case ENV_SET:
 			strv_add(sv, "--setenv");

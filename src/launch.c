@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bounds.h"
 #include "bwrap_cmd.h"
 #include "deadline.h"
 #include "events.h"
@@ -325,15 +326,43 @@ open_hidden_fds(struct bwrap_input *in, size_t n)
  * the grants' (stage two's, the control socket, the terminal...). */
 #define LAUNCH_OWN_FDS 16
 
+static bool
+count_entry(void *ctx, const char *name, unsigned char type)
+{
+	(void)name;
+	(void)type;
+	++*(size_t *)ctx;
+	return true;
+}
+
+/* How many descriptors above 2 are open now (--keep-fd's, the status
+ * channels', the caller's), asked before the launcher opens its own: new
+ * ones get numbers beside them, under the same limit.  0 when /proc
+ * cannot tell. */
+static size_t
+open_descriptors(void)
+{
+	size_t n = 0;
+	cleanup_fd int fd = open("/proc/self/fd",
+	    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0 || util_dir_each(fd, count_entry, &n) < 0)
+		return 0;
+	/* Less 0, 1 and 2 and the descriptor that reads the list. */
+	return n > 4 ? n - 4 : 0;
+}
+
 /*
  * Descriptors, checked before any is opened (sbox-exec(1), Policy size): one
  * per grant bound from its descriptor and per hidden file, a handful of
  * the launcher's, and, while bwrap's child moves them to their numbers,
- * a second copy of each.  Against the soft limit, which bwrap and the
- * command inherit as it is.
+ * a second copy of each, beside those open already (--keep-fd's
+ * among them).  Against the soft limit, which bwrap and the command
+ * inherit as it is.
  */
 static int
-check_descriptors(const struct policy *p, bool by_fd, struct sbox_error *err)
+check_descriptors(const struct policy *p, bool by_fd, size_t open_now,
+    struct sbox_error *err)
 {
 	struct rlimit rl;
 	size_t n = bwrap_cmd_hidden_files(p) + LAUNCH_OWN_FDS, need;
@@ -342,13 +371,13 @@ check_descriptors(const struct policy *p, bool by_fd, struct sbox_error *err)
 		if (p->mounts[i].kind == MOUNT_RO ||
 		    p->mounts[i].kind == MOUNT_RW)
 			n++;
-	need = 2 * n + 3;
+	need = 2 * n + 3 + open_now;
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ||
 	    need <= rl.rlim_cur)
 		return 0;
 	sbox_error_set(err, SBOX_INVALID_POLICY,
-	    "the sandbox needs %zu descriptors to hand bwrap its %zu mounts, above the limit on open files (%llu)",
-	    need, p->nmounts, (unsigned long long)rl.rlim_cur);
+	    "the sandbox needs %zu descriptors (%zu of them open already) to hand bwrap its %zu mounts, above the limit on open files (%llu)",
+	    need, open_now, p->nmounts, (unsigned long long)rl.rlim_cur);
 	sbox_error_hint(err,
 	    "raise the limit (ulimit -n %zu), or grant fewer, wider paths",
 	    need);
@@ -373,6 +402,60 @@ check_bwrap_words(const struct bwrap_cmd *cmd, struct sbox_error *err)
 }
 
 /*
+ * What execve(2) takes for bwrap, checked before it is started
+ * (sbox-exec(1), Policy size): each string of its arguments and
+ * environment within the kernel's limit for one, and all of them within
+ * the room the stack limit, which bwrap inherits, gives them.  Long paths
+ * and --setenv values reach these before bwrap's count of arguments.
+ */
+static int
+check_exec_size(const struct launch *l, struct sbox_error *err)
+{
+	struct exec_size es;
+	struct rlimit rl;
+	size_t room;
+
+	/* execveat() of a descriptor: the kernel names it /dev/fd/N. */
+	bounds_exec_size("/dev/fd/2147483647", l->cmd.argv.v, l->env.v, &es);
+	if (es.longest_len > BOUNDS_EXEC_STRING_MAX) {
+		/* Named, never shown: a value may be a secret. */
+		char *const *v = l->cmd.argv.v;
+		const char *name = NULL;
+		int len = 0;
+
+		for (size_t i = 2; i < l->cmd.argv.n && v[i] != NULL; i++)
+			if (v[i] == es.longest &&
+			    strcmp(v[i - 2], "--setenv") == 0) {
+				name = v[i - 1];
+				len = (int)strlen(name);
+			}
+		if (name == NULL && strchr(es.longest, '=') != NULL) {
+			name = es.longest;
+			len = (int)strcspn(name, "=");
+		}
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "%s%.*s takes %zu bytes, above the kernel's limit for one argument or variable of a program (%d bytes)",
+		    name != NULL ? "the variable " : "an argument to bwrap",
+		    len > 64 ? 64 : len, name != NULL ? name : "",
+		    es.longest_len, BOUNDS_EXEC_STRING_MAX);
+		sbox_error_hint(err,
+		    "shorten its value; a long value belongs in a file the command reads");
+		return -1;
+	}
+	if (getrlimit(RLIMIT_STACK, &rl) < 0)
+		rl.rlim_cur = RLIM_INFINITY;
+	room = bounds_exec_limit(rl.rlim_cur);
+	if (es.bytes <= room)
+		return 0;
+	sbox_error_set(err, SBOX_INVALID_POLICY,
+	    "bwrap's arguments and environment take %zu bytes, above the %zu the kernel gives a program's (ARG_MAX: a quarter of the stack limit, at most 6 MiB)",
+	    es.bytes, room);
+	sbox_error_hint(err,
+	    "grant fewer, wider paths, or shorter ones; a smaller environment, or a higher stack limit (ulimit -s) below 24 MiB, leaves more room");
+	return -1;
+}
+
+/*
  * The sandbox part of the bwrap command for INV, up to its "--": the
  * same for the launch and for --print.  BY_FD, the launch: grants bound
  * from descriptors opened and checked here, where BW can, hidden files
@@ -380,10 +463,12 @@ check_bwrap_words(const struct bwrap_cmd *cmd, struct sbox_error *err)
  * line a shell runs as it is, naming no descriptor (grants by path,
  * hidden files from /dev/null, no filter).  The filter is built either
  * way: where there is none, nothing is launched, and nothing printed.
+ * OPEN_NOW: the descriptors the caller left open (open_descriptors()).
  */
 static int
 build_sandbox(struct bwrap_cmd *cmd, const struct invocation *inv,
-    const struct located *bw, bool by_fd, struct sbox_error *err)
+    const struct located *bw, bool by_fd, size_t open_now,
+    struct sbox_error *err)
 {
 	const struct policy *p = &inv->policy;
 	cleanup_input struct bwrap_input in = {
@@ -402,7 +487,7 @@ build_sandbox(struct bwrap_cmd *cmd, const struct invocation *inv,
 		    "grant fewer, wider paths: each --ro, --rw or --hide takes three");
 		return -1;
 	}
-	if (check_descriptors(p, by_fd, err) < 0)
+	if (check_descriptors(p, by_fd, open_now, err) < 0)
 		return -1;
 	for (size_t i = 0; i < p->nkeep; i++)
 		bwrap_cmd_keep_fd(cmd, p->keep_fds[i], "named with --keep-fd");
@@ -470,7 +555,7 @@ launch_print(const struct invocation *inv, const struct located *bw,
 {
 	cleanup_bwrap_cmd struct bwrap_cmd cmd = { 0 };
 
-	if (build_sandbox(&cmd, inv, bw, false, err) < 0)
+	if (build_sandbox(&cmd, inv, bw, false, open_descriptors(), err) < 0)
 		return -1;
 	bwrap_cmd_add_args(&cmd, inv->command);
 	if (check_bwrap_words(&cmd, err) < 0)
@@ -540,6 +625,7 @@ prepare(struct launch *l, const struct launch_spec *spec,
 {
 	const struct invocation *inv = spec->inv;
 	int ctrl[2], pipe[2], one = 1;
+	size_t open_now = open_descriptors();
 
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ctrl) < 0)
 		return failed(err, "cannot prepare the launch");
@@ -568,7 +654,8 @@ prepare(struct launch *l, const struct launch_spec *spec,
 	    F_DUPFD_CLOEXEC, 3);
 	if (l->saved_stderr < 0)
 		return failed(err, "cannot prepare the launch");
-	if (build_sandbox(&l->cmd, inv, spec->located, true, err) < 0 ||
+	if (build_sandbox(&l->cmd, inv, spec->located, true, open_now, err) <
+		0 ||
 	    add_stage2(l, inv, err) < 0 || check_bwrap_words(&l->cmd, err) < 0)
 		return -1;
 	/* bwrap is executed from its descriptor, which a script is read
@@ -1324,6 +1411,12 @@ stop_command(struct launch *l, struct ready_outcome *out,
 		    out->lookup_text);
 		sbox_error_hint(err,
 		    "grant the directory that holds it (--ro=DIR) and put it on the sandbox's PATH (--setenv PATH DIRS), or name it by its path");
+	} else if (out->lookup == STAGE2_NOT_EXECUTABLE &&
+	    strstr(out->lookup_text, strerror(E2BIG)) != NULL) {
+		sbox_error_set(err, SBOX_COMMAND_NOT_EXECUTABLE, "%s",
+		    out->lookup_text);
+		sbox_error_hint(err,
+		    "pass fewer or shorter arguments and variables, or allow a larger stack (--limit stack)");
 	} else if (out->lookup == STAGE2_NOT_EXECUTABLE) {
 		sbox_error_set(err, SBOX_COMMAND_NOT_EXECUTABLE, "%s",
 		    out->lookup_text);
@@ -1475,6 +1568,8 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	if (prepare(&l, spec, err) < 0)
 		return -1;
 	make_env(&l, netpolicy_active(&spec->inv->policy.egress));
+	if (check_exec_size(&l, err) < 0)
+		return -1;
 	if (spec->inv->verbosity > 0) {
 		fputs("sbox-exec: running: ", stderr);
 		print_argv(stderr, l.cmd.argv.v);

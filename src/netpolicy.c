@@ -208,7 +208,21 @@ netpolicy_suggest(const char *text, char *out, size_t size)
 	return true;
 }
 
-/* Add TEXT to NP; NULL or what is wrong. */
+/* Whether A and B are one entry: the same pattern, port and side. */
+static bool
+same_entry(const struct np_entry *a, const struct np_entry *b)
+{
+	if (a->kind != b->kind || a->deny != b->deny || a->port != b->port)
+		return false;
+	if (a->kind == NP_ADDR)
+		return a->family == b->family && a->prefix == b->prefix &&
+		    memcmp(a->addr, b->addr, sizeof(a->addr)) == 0;
+	return strcmp(a->name, b->name) == 0;
+}
+
+/* Add TEXT to NP; NULL or what is wrong.  An entry NP holds already is
+ * not added again: policies put together from parts repeat hosts, and a
+ * repeat does not count against the limit. */
 const char *
 netpolicy_add(struct netpolicy *np, const char *text, bool deny)
 {
@@ -217,6 +231,9 @@ netpolicy_add(struct netpolicy *np, const char *text, bool deny)
 
 	if (why != NULL)
 		return why;
+	for (size_t i = 0; i < np->n; i++)
+		if (same_entry(&np->v[i], &e))
+			return NULL;
 	if (np->n >= NETPOLICY_MAX_ENTRIES)
 		return "too many --allow-host and --deny-host entries (at most 256)";
 	np->v = util_grow(np->v, np->n, &np->cap, sizeof(*np->v));

@@ -289,6 +289,10 @@ connect_allowed(struct conn *c, const struct addrinfo *ai, bool by_name)
 		snprintf(c->why, sizeof(c->why), "resolves to a %s", refused);
 	else if (c->denied)
 		snprintf(c->why, sizeof(c->why), "%s", refused);
+	else if (last == EINPROGRESS || last == EAGAIN)
+		/* SO_SNDTIMEO's end of a connect() nobody answered. */
+		snprintf(c->why, sizeof(c->why),
+		    "cannot connect: no answer within %d s", REQUEST_TIMEOUT_S);
 	else
 		snprintf(c->why, sizeof(c->why), "cannot connect: %s",
 		    strerror(last));
@@ -434,9 +438,14 @@ via_upstream(struct conn *c, const struct upstream *u)
 		c->socks = last == ECONNREFUSED ? 5 : 4;
 		c->late = last == EINPROGRESS || last == ETIMEDOUT ||
 		    last == EAGAIN;
-		snprintf(c->why, sizeof(c->why),
-		    "the upstream proxy %s: cannot connect: %s", u->shown,
-		    strerror(last));
+		if (c->late)
+			snprintf(c->why, sizeof(c->why),
+			    "the upstream proxy %s: cannot connect: no answer within %d s",
+			    u->shown, REQUEST_TIMEOUT_S);
+		else
+			snprintf(c->why, sizeof(c->why),
+			    "the upstream proxy %s: cannot connect: %s",
+			    u->shown, strerror(last));
 		return -1;
 	}
 	if (c->r.kind != NETREQ_HTTP && upstream_tunnel(c, fd, u) < 0) {

@@ -34,6 +34,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "bounds.h"
 #include "fd.h"
 #include "landlock.h"
 #include "phase.h"
@@ -488,6 +489,9 @@ lookup_command(const char *name, const char *path_env, struct lookup *lk)
 {
 	const char *p = path_env != NULL ? path_env : "/bin:/usr/bin";
 	char why[sizeof(lk->why)];
+	/* The first directory that could not be searched, for the reason. */
+	const char *closed = NULL;
+	size_t closed_len = 0;
 
 	if (lookup_state.nested == 0) { /* a lookup of its own */
 		lookup_state.checks = 0;
@@ -522,6 +526,10 @@ lookup_command(const char *name, const char *path_env, struct lookup *lk)
 				lookup_found(lk, cand);
 				return;
 			}
+			if (r == HIDDEN && closed == NULL) {
+				closed = len ? p : ".";
+				closed_len = len ? len : 1;
+			}
 			if (r == REFUSED && lk->kind == STAGE2_NOT_FOUND) {
 				lk->kind = STAGE2_NOT_EXECUTABLE;
 				memcpy(lk->why, why, sizeof(why));
@@ -531,10 +539,54 @@ lookup_command(const char *name, const char *path_env, struct lookup *lk)
 			break;
 		p += len + 1;
 	}
-	if (lk->kind == STAGE2_NOT_FOUND)
+	if (lk->kind == STAGE2_NOT_FOUND && closed != NULL)
+		/* Passed over as by a shell, but said: execvp() would
+		 * answer "Permission denied" here. */
+		snprintf(lk->why, sizeof(lk->why),
+		    "%s: not found on the sandbox's PATH, whose %.*s cannot be searched (%s) (%s)",
+		    name, (int)closed_len, closed, strerror(EACCES),
+		    path_env != NULL ? path_env : "unset: /bin:/usr/bin");
+	else if (lk->kind == STAGE2_NOT_FOUND)
 		snprintf(lk->why, sizeof(lk->why),
 		    "%s: not found on the sandbox's PATH (%s)", name,
 		    path_env != NULL ? path_env : "unset: /bin:/usr/bin");
+}
+
+/*
+ * Whether execve() of LK's file with ARGV and our environment fits in the
+ * room the kernel gives them under the stack limit the command gets
+ * (--limit stack, or ours): a command the status names must be one that
+ * starts, never one whose execve() then fails with E2BIG.
+ */
+static void
+check_exec_room(struct lookup *lk, char **argv, const struct bounds *b)
+{
+	extern char **environ;
+	struct exec_size es;
+	struct rlimit rl = { .rlim_cur = RLIM_INFINITY };
+	size_t room;
+
+	if (lk->kind != STAGE2_FOUND)
+		return;
+	if (b->set[BOUND_STACK])
+		rl.rlim_cur = b->value[BOUND_STACK];
+	else if (getrlimit(RLIMIT_STACK, &rl) < 0)
+		rl.rlim_cur = RLIM_INFINITY;
+	room = bounds_exec_limit(rl.rlim_cur);
+	bounds_exec_size(lk->path, argv, environ, &es);
+	if (es.bytes <= room && es.longest_len <= BOUNDS_EXEC_STRING_MAX)
+		return;
+	lk->kind = STAGE2_NOT_EXECUTABLE;
+	if (es.longest_len > BOUNDS_EXEC_STRING_MAX)
+		snprintf(lk->why, sizeof(lk->why),
+		    "%s: %s (one of its arguments or variables takes %zu bytes, above the kernel's %d for one)",
+		    lk->path, strerror(E2BIG), es.longest_len,
+		    BOUNDS_EXEC_STRING_MAX);
+	else
+		snprintf(lk->why, sizeof(lk->why),
+		    "%s: %s (its arguments and environment take %zu bytes, above the %zu the kernel gives them under %s stack limit)",
+		    lk->path, strerror(E2BIG), es.bytes, room,
+		    b->set[BOUND_STACK] ? "--limit's" : "the");
 }
 
 /*
@@ -757,8 +809,10 @@ stage2_main(int argc, char **argv)
 	}
 	/* In the sandbox's view, with the command's environment; before
 	 * the limits, which are the command's, not the lookup's. */
-	if (a.mode != STAGE2_CHECK)
+	if (a.mode != STAGE2_CHECK) {
 		lookup_command(a.command[0], getenv("PATH"), &lk);
+		check_exec_room(&lk, (char **)a.command, &a.limits);
+	}
 	/* Last before the report: nothing of ours makes a watched call
 	 * before the launcher serves the listener.  A kernel without it
 	 * runs the command all the same, with no denials told. */

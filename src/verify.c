@@ -102,7 +102,9 @@ check_sandbox(pid_t child, pid_t pid, bool net, int filters, int own_extra,
 	for (depth = 0; at != child; depth++) {
 		struct proc_status ps;
 
-		if (depth == MAX_DEPTH || at <= 1 ||
+		/* The launcher itself: what reported in lost its bwrap and
+		 * was handed to us (a child subreaper), not a sandbox. */
+		if (depth == MAX_DEPTH || at <= 1 || at == getpid() ||
 		    verify_read_status(at, &ps) < 0) {
 			sbox_error_set(err, SBOX_BWRAP_UNTRUSTED,
 			    "the process that reported in (pid %ld) is not one the bwrap started",

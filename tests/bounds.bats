@@ -242,6 +242,39 @@ _limit_fsize() {
 	each_user _limit_fsize
 }
 
+# execve(2)'s room shrinks with the stack limit (a quarter of it, 128 KiB
+# at least): a command whose environment does not fit under --limit's
+# stack is refused before it is said to run (sbox-exec(1), Policy size).
+_limit_stack_exec() {
+	local d big
+	d=$(scratch_dir)
+	big=$(head -c 100000 /dev/zero | tr '\0' v)
+	# Control: with a stack of 1 MiB (256 KiB of room) the command starts
+	# with its 200 000 bytes of environment.
+	run --separate-stderr sbx --rw "$d" --limit=stack=1M --setenv B1 "$big" \
+		--setenv B2 "$big" -- sh -c 'echo "${#B1} ${#B2}" >"$1/ran"' sh "$d"
+	assert_status 0
+	assert_file "$d/ran" "100000 100000"
+	rm -f "$d/ran"
+
+	run --separate-stderr sbx --status-fd=3 --rw "$d" --limit=stack=64K \
+		--setenv B1 "$big" --setenv B2 "$big" -- \
+		sh -c 'echo "${#B1} ${#B2}" >"$1/ran"' sh "$d" 3>"$d/status"
+	assert_status 126
+	assert_eq "$output" ""
+	assert_status_line "$d/status"
+	assert_eq "$(jq -r .status "$d/status")" command-not-executable
+	assert_contains "$(jq -r .detail "$d/status")" "Argument list too long"
+	assert_contains "$stderr" "under --limit's stack limit"
+	assert_contains "$stderr" "allow a larger stack (--limit stack)"
+	assert_absent "$d/ran"
+}
+
+@test "--limit=stack=64K: a command whose environment execve(2) would refuse is command-not-executable, never a success that fails" {
+	requires jq
+	each_user _limit_stack_exec
+}
+
 _limit_cpu() {
 	# Control: the loop outlives two seconds unsandboxed.
 	run usr timeout 2 sh -c 'while :; do :; done'

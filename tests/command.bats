@@ -509,3 +509,39 @@ _long_path() {
 @test "a PATH of 2 000 entries before the command's directory: the file execvp finds, or not found" {
 	each_user _long_path
 }
+
+# A directory on PATH that cannot be searched is passed over, as by a
+# shell; the detail names it, where execvp(3) says "Permission denied"
+# (sbox-exec(1), STATUS: command-not-found).
+_closed_dir() {
+	# A directory of its own each pass (each_user runs this twice).
+	[ ! -e "$D/closed" ] || chmod 0755 "$D/closed"
+	rm -rf "$D/closed"
+	mkdir "$D/closed"
+	cp "$D/bin/sbox-test-tool" "$D/closed/"
+	chmod 0000 "$D/closed"
+	rm -f "$D/marks/tool"
+	# Control: outside, the tool is there; root runs it, a user's
+	# execvp is refused the directory.
+	run usr /usr/bin/env PATH="$D/closed" /usr/bin/env sbox-test-tool
+	if [ -z "$AS" ]; then
+		assert_status 0
+		assert_eq "$output" tool-ran
+	else
+		assert_status 126
+		assert_contains "$output" "Permission denied"
+	fi
+	rm -f "$D/marks/tool"
+
+	launch 127 --setenv PATH "$D/closed:/nonexistent" -- sbox-test-tool
+	refused command-not-found 127 "sbox-test-tool: not found on the sandbox's PATH, whose $D/closed cannot be searched (Permission denied) ($D/closed:/nonexistent)"
+	# Past it, the tool where the sandbox can search: found and run.
+	launch 0 --rw "$D/marks" --setenv PATH "$D/closed:$D/bin" -- sbox-test-tool
+	assert_eq "$output" tool-ran
+	assert_eq "$(jq -r .command "$D/status")" "$D/bin/sbox-test-tool"
+	chmod 0755 "$D/closed"
+}
+
+@test "a PATH directory that cannot be searched: passed over, and named when nothing is found" {
+	each_user _closed_dir
+}

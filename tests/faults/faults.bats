@@ -67,8 +67,10 @@ _concurrent() { fault concurrent --n 60; }
 _kill_bwrap() { fault kill-bwrap --n 100 --max-delay 0.05; }
 _bad_bwrap() { fault bad-bwrap; }
 _policy_size() { fault policy-size; }
+_exec_size() { fault exec-size; }
 _held_tunnels() { fault held-tunnels; }
 _detached_bwrap() { fault detached-bwrap --fake "$(payload fake-bwrap.py)"; }
+_orphan_report() { fault orphan-report --fake "$(payload fake-bwrap.py)"; }
 
 @test "faults: a stream socket with little room gets the whole status line or nothing" {
 	each_user _status_stream
@@ -120,10 +122,18 @@ _detached_bwrap() { fault detached-bwrap --fake "$(payload fake-bwrap.py)"; }
 	each_user _policy_size
 }
 
+@test "faults: execve()'s room for bwrap's arguments (ARG_MAX, one string's 128 KiB) and descriptors the caller holds are named before bwrap runs, each beside a control (sbox-exec(1), Policy size)" {
+	each_user _exec_size
+}
+
+@test "faults: a process that reports in after its bwrap ended is refused at once as bwrap's end, never as an untrusted bwrap (sbox-exec(1), STATUS)" {
+	each_user _orphan_report
+}
+
 @test "faults: what a bwrap detached (double fork, setsid) ends with the refusal: the caller gets end-of-file (sbox-exec(1), EXIT STATUS)" {
 	each_user _detached_bwrap
 }
 
-@test "faults: tunnels to an upstream that never answers end at --net-idle-timeout, threads and descriptors given back; the cap's event (sbox-exec(1), NETWORK BY NAME)" {
+@test "faults: tunnels to an upstream that never answers, held idle by the client, or flooding a client that never reads end at --net-idle-timeout, threads and descriptors given back; the cap's event (sbox-exec(1), NETWORK BY NAME)" {
 	each_user _held_tunnels
 }

@@ -405,6 +405,130 @@ def scenario_policy_size():
           "1 000 grants under ulimit -n 1024: exit %d %r %r"
           % (p.returncode, st, p.stderr))
     out.append("nofile named")
+    # Repeats: 10 000 --setenv of one name give bwrap the last, and 300
+    # mentions of one host count once against the 256 entries.
+    rep = []
+    for i in range(10000):
+        rep += ["--setenv", "V", "v%d" % i]
+    for i in range(300):
+        rep += ["--allow-host", "repeat.example", "--deny-host",
+                "*.bad.example"]
+    p, cpu = cpu_of([SBOX] + rep + ["--", "/bin/sh", "-c", 'echo "$V"'])
+    check(p.returncode == 0 and p.stdout == b"v9999\n",
+          "10 000 --setenv of one name, 300 of one host: exit %d %r %r"
+          % (p.returncode, p.stdout, p.stderr[-300:]))
+    check(cpu < 3.0, "repeats: %.2f s of CPU to launch" % cpu)
+    out.append("repeats once")
+    return ", ".join(out)
+
+
+def refused_up_front(argv, words, what, marker, **kw):
+    """ARGV refused as invalid-policy with exit 125 and WORDS on stderr,
+    stdout empty, the command (writing MARKER) never run."""
+    r, w = os.pipe()
+    kw.setdefault("pass_fds", [])
+    kw["pass_fds"] = list(kw["pass_fds"]) + [w]
+    p = run([SBOX, "--status-fd", str(w)] + argv + ["--"]
+            + marker_cmd(marker), **kw)
+    os.close(w)
+    st = one_or_none(os.read(r, 1 << 16))
+    os.close(r)
+    check(not check_marker(marker, st), "%s: the command ran" % what)
+    stderr_is_ours(p.stderr)
+    check(p.returncode == 125 and p.stdout == b"" and st is not None and
+          st["status"] == "invalid-policy" and
+          all(x.encode() in p.stderr for x in words),
+          "%s: exit %d, stdout %r, status %r, stderr %r"
+          % (what, p.returncode, p.stdout[:100], st, p.stderr[-400:]))
+
+
+def ran(argv, what, marker, **kw):
+    """The control: ARGV runs its command (writing MARKER)."""
+    r, w = os.pipe()
+    kw.setdefault("pass_fds", [])
+    kw["pass_fds"] = list(kw["pass_fds"]) + [w]
+    p = run([SBOX, "--status-fd", str(w)] + argv + ["--"]
+            + marker_cmd(marker), **kw)
+    os.close(w)
+    st = one_or_none(os.read(r, 1 << 16))
+    os.close(r)
+    check(p.returncode == 0 and check_marker(marker, st),
+          "%s (the control): exit %d, %r" % (what, p.returncode,
+                                              p.stderr[-400:]))
+
+
+def scenario_exec_size():
+    """What execve() gives bwrap, and the descriptors the caller holds
+    already, refused before bwrap runs in words that name them
+    (sbox-exec(1), Policy size); each beside a control that runs."""
+    marker = os.path.join(SCRATCH, "m-exec")
+    out = []
+    # Long paths: under a stack limit of 512 KiB the kernel gives a
+    # program's arguments and environment 128 KiB, which 150 grants of
+    # paths of 1 000 bytes pass; 50 of them fit.
+    deep = SCRATCH
+    while len(deep) < 1000:
+        deep = os.path.join(deep, "d" * 40)
+    os.makedirs(deep, exist_ok=True)
+    for i in range(150):
+        open(os.path.join(deep, "f%d" % i), "w").close()
+
+    def deep_policy(n):
+        path = os.path.join(SCRATCH, "deep-%d.policy" % n)
+        with open(path, "w") as f:
+            for i in range(n):
+                f.write("--ro %s\n" % os.path.join(deep, "f%d" % i))
+        return path
+
+    small_stack = with_limit(resource.RLIMIT_STACK, 512 << 10)
+    ran(["--rw", SCRATCH, "--policy", deep_policy(50)], "50 long grants",
+        marker, preexec_fn=small_stack)
+    refused_up_front(["--rw", SCRATCH, "--policy", deep_policy(150)],
+                     ["above the 131072 the kernel gives", "ARG_MAX"],
+                     "150 long grants", marker, preexec_fn=small_stack)
+    out.append("ARG_MAX named")
+    # One value longer than the kernel takes for one string (128 KiB),
+    # from a policy file (argv could not carry it).
+    for size in (100000, 200000):
+        path = os.path.join(SCRATCH, "env-%d.policy" % size)
+        with open(path, "w") as f:
+            f.write("--setenv BIG %s\n" % ("v" * size))
+        argv = ["--rw", SCRATCH, "--policy", path]
+        if size < 128 << 10:
+            ran(argv, "a 100 000-byte --setenv", marker)
+        else:
+            refused_up_front(argv, ["the variable BIG takes 200001 bytes",
+                                    "(131072 bytes)"],
+                             "a 200 000-byte --setenv", marker)
+            check(b"vvvv" not in run([SBOX, "--policy", path, "--", "true"]
+                                     ).stderr, "the value shown")
+    out.append("one long value named")
+    # Descriptors the caller holds (900 of them, kept for the command)
+    # count against the same limit as the grants' own.
+    fds = [os.open("/dev/null", os.O_RDONLY) for _ in range(900)]
+    try:
+        keep = []
+        for fd in fds:
+            keep += ["--keep-fd", str(fd)]
+        files = os.path.join(SCRATCH, "fds")
+        os.makedirs(files, exist_ok=True)
+        grants_ = []
+        for i in range(400):
+            f = os.path.join(files, "f%d" % i)
+            open(f, "w").close()
+            grants_ += ["--ro", f]
+        limit = with_limit(resource.RLIMIT_NOFILE, 1300)
+        ran(["--rw", SCRATCH] + keep + grants_[:100], "900 kept, 50 grants",
+            marker, pass_fds=fds, preexec_fn=limit)
+        refused_up_front(["--rw", SCRATCH] + keep + grants_,
+                         ["descriptors", "open already",
+                          "limit on open files (1300)", "ulimit -n"],
+                         "900 kept, 400 grants", marker, pass_fds=fds,
+                         preexec_fn=limit)
+    finally:
+        for fd in fds:
+            os.close(fd)
+    out.append("kept descriptors counted")
     return ", ".join(out)
 
 
@@ -491,26 +615,53 @@ def scenario_concurrent():
     return "%d at once" % n
 
 
+def children(pid):
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
+def wait_depth(pid, depth, seconds=5.0):
+    """Wait until PID has descendants DEPTH generations down (bwrap's
+    child, then stage two below it); False when PID ended first."""
+    end = time.time() + seconds
+    while time.time() < end:
+        gen = children(pid)
+        for _ in range(depth):
+            gen = [c for g in gen for c in children(g)]
+        if gen:
+            return True
+        time.sleep(0.0005)
+    return False
+
+
 def scenario_kill_bwrap():
-    """bwrap killed at a random moment of its setup."""
+    """bwrap killed at a random moment of its setup: after a random delay
+    from the launch, or a random moment (0-4 ms) after bwrap has started,
+    after its own child has, or after stage two has below that."""
     n = int(ARGS.get("--n", 100))
     token = "sbox-fault-kb-%d-%d" % (os.getpid(), SEED)
     marker = os.path.join(SCRATCH, "m-kill")
     worst = 0.0
+    seen = {}
     for i in range(n):
         p, r = launch_marked(marker, token, 1)
-        t = time.time()
-        time.sleep(rng.uniform(0, float(ARGS.get("--max-delay", 0.02))))
-        try:
-            with open("/proc/%d/task/%d/children" % (p.pid, p.pid)) as f:
-                kids = [int(x) for x in f.read().split()]
-        except OSError:
-            kids = []
+        moment = rng.choice([None, 0, 1, 2])
+        if moment is None:
+            time.sleep(rng.uniform(0, float(ARGS.get("--max-delay",
+                                                     0.02))))
+        else:
+            wait_depth(p.pid, moment)
+            time.sleep(rng.uniform(0, 0.004))
+        kids = children(p.pid)
         for k in kids:
             try:
                 os.kill(k, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+        t = time.time()
         err = p.communicate(timeout=30)[1]
         dt = time.time() - t
         worst = max(worst, dt)
@@ -530,7 +681,10 @@ def scenario_kill_bwrap():
                   % (i, err))
             stderr_is_ours(err)
         check_nothing_left(token)
-    return "%d launches, the slowest ended %.2f s after the kill" % (n, worst)
+        key = "%s:%d" % ("delay" if moment is None else moment, p.returncode)
+        seen[key] = seen.get(key, 0) + 1
+    return ("%d launches (moment:exit %s), the slowest ended %.2f s after "
+            "the kill" % (n, dict(sorted(seen.items())), worst))
 
 
 def fake_bwrap(name, body):
@@ -610,18 +764,54 @@ def scenario_detached_bwrap():
     return ", ".join(out)
 
 
+def scenario_orphan_report():
+    """What reports in after its bwrap has ended (a real bwrap killed
+    during its setup can leave its sandbox to the launcher, a child
+    subreaper): the refusal names bwrap's end, never an untrusted bwrap,
+    and comes at once, not after the 2 s given a bwrap's init to
+    install its filter."""
+    d = os.path.join(SCRATCH, "fb-orphan")
+    os.makedirs(d, exist_ok=True)
+    bw = os.path.join(d, "bwrap")
+    with open(ARGS["--fake"]) as f, open(bw, "w") as g:
+        g.write(f.read())
+    os.chmod(bw, 0o755)
+    with open(os.path.join(d, "mode"), "w") as f:
+        f.write("orphan\n")
+    worst = 0.0
+    for i in range(int(ARGS.get("--n", 5))):
+        r, w = os.pipe()
+        t = time.time()
+        p = run([SBOX, "--bwrap", bw, "--status-fd", str(w), "--", "true"],
+                pass_fds=[w])
+        dt = time.time() - t
+        os.close(w)
+        st = one_or_none(os.read(r, 1 << 16))
+        os.close(r)
+        worst = max(worst, dt)
+        stderr_is_ours(p.stderr)
+        check(p.returncode == 125 and st is not None and
+              st["status"] == "sandbox-probe-failed" and
+              b"exited with status 0" in p.stderr,
+              "launch %d: exit %d, status %r, stderr %r"
+              % (i, p.returncode, st, p.stderr))
+        check(dt < 1.5, "launch %d: refused after %.2f s" % (i, dt))
+    return "refused as bwrap's end, the slowest in %.2f s" % worst
+
+
 # --- proxy tunnels --------------------------------------------------------
 
 class SilentUpstream:
     """A TCP server on 127.0.0.1 that accepts and never answers or closes;
     with backlog_full, one whose queue is full, so that connect() hangs."""
 
-    def __init__(self, backlog_full=False):
+    def __init__(self, backlog_full=False, flood=False):
         import threading
         self.s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.s.bind(("127.0.0.1", 0))
         self.port = self.s.getsockname()[1]
         self.held = []
+        self.flood = flood
         if backlog_full:
             self.s.listen(0)
             # Fill the queue: later SYNs are dropped, connect() waits.
@@ -638,14 +828,28 @@ class SilentUpstream:
         threading.Thread(target=self.serve, daemon=True).start()
 
     def serve(self):
+        import threading
         while True:
             c, _ = self.s.accept()
             self.held.append(c)
+            if self.flood:
+                threading.Thread(target=self.pour, args=(c,),
+                                 daemon=True).start()
+
+    @staticmethod
+    def pour(c):
+        """Send until the client's side is full, then block there."""
+        try:
+            while True:
+                c.sendall(b"x" * 65536)
+        except OSError:
+            pass
 
 
 TUNNELS_INNER = r"""
 import os, socket, sys, time
 port, sync, n, stuck = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+flood = sys.argv[5]
 
 def step(name):
     open(os.path.join(sync, name), "w").close()
@@ -678,6 +882,26 @@ print("again", ok, flush=True)
 for s in held:
     s.close()
 step("closed-again")
+# Held open and idle by the client: the proxy ends them, the client
+# reads end-of-file.
+held, ok = many()
+t = time.monotonic()
+for s in held:
+    s.settimeout(30)
+    try:
+        s.recv(1)
+    except OSError:
+        pass
+print("idle", ok, round(time.monotonic() - t), flush=True)
+for s in held:
+    s.close()
+step("idle")
+# An upstream that floods a client that never reads: once both sides'
+# buffers are full no byte moves, and the idle timeout ends it.
+held = [tunnel(flood)[0] for _ in range(5)]
+step("flooded")
+for s in held:
+    s.close()
 t = time.monotonic()
 s, line = tunnel(stuck)
 print("stuck", line.decode(), round(time.monotonic() - t), flush=True)
@@ -703,9 +927,12 @@ def scenario_held_tunnels():
     client closes them they end at --net-idle-timeout, giving back their
     threads and descriptors; at the cap (12 under a limit of 100
     descriptors) the rest are refused with one net-limit event, and the
-    capacity comes back; a connect that hangs ends at its timeout."""
+    capacity comes back; tunnels the client holds open and idle, and
+    tunnels whose upstream floods a client that never reads, end at the
+    idle timeout too; a connect that hangs ends at its timeout."""
     up = SilentUpstream()
     stuck = SilentUpstream(backlog_full=True)
+    flood = SilentUpstream(flood=True)
     sync = os.path.join(SCRATCH, "tunnels")
     os.makedirs(sync, exist_ok=True)
     for f in os.listdir(sync):
@@ -716,9 +943,10 @@ def scenario_held_tunnels():
     p = subprocess.Popen(
         [SBOX, "--allow-host=127.0.0.1:%d" % up.port,
          "--allow-host=127.0.0.1:%d" % stuck.port,
+         "--allow-host=127.0.0.1:%d" % flood.port,
          "--net-idle-timeout=1s", "--log-fd", str(w), "--rw", sync, "--",
          "python3", "-c", TUNNELS_INNER, str(up.port), sync, str(n),
-         str(stuck.port)],
+         str(stuck.port), str(flood.port)],
         pass_fds=[w], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         preexec_fn=with_limit(resource.RLIMIT_NOFILE, 100))
@@ -753,6 +981,19 @@ def scenario_held_tunnels():
                    lambda: "threads and descriptors %r after the second "
                    "tunnels closed, %r before" % (tasks_and_fds(p.pid), base))
         go("closed-again")
+        at("idle")
+        wait_until(lambda: tasks_and_fds(p.pid) == base, 15,
+                   lambda: "threads and descriptors %r after the idle "
+                   "tunnels ended, %r before" % (tasks_and_fds(p.pid), base))
+        go("idle")
+        at("flooded")
+        # Still open on the client's side: the idle timeout alone ends
+        # them.
+        wait_until(lambda: tasks_and_fds(p.pid) == base, 15,
+                   lambda: "threads and descriptors %r with flooded tunnels "
+                   "the client never reads, %r before"
+                   % (tasks_and_fds(p.pid), base))
+        go("flooded")
         out, err = p.communicate(timeout=60)
     finally:
         if p.poll() is None:
@@ -764,18 +1005,26 @@ def scenario_held_tunnels():
     check(p.returncode == 0, "exit %d %r %r" % (p.returncode, out, err))
     check(lines[0] == "first 12" and lines[1] == "again 12",
           "tunnels at the cap, then after the held ones ended: %r" % lines)
+    check(lines[2].startswith("idle 12 ") and int(lines[2].split()[-1]) <= 5,
+          "tunnels held idle by the client, ended by the proxy: %r"
+          % lines[2])
+    lines.remove(lines[2])
     check(lines[2].startswith("stuck HTTP/1.1 502") and
           8 <= int(lines[2].split()[-1]) <= 20,
           "a connect that hangs: %r" % lines[2])
+    # Its reason is the time out, not connect()'s EINPROGRESS.
+    check(b"cannot connect: no answer within 10 s" in err and
+          b"in progress" not in err,
+          "a connect that hangs, on stderr: %r" % err[-600:])
     limits = [e for e in events if e["event"] == "net-limit"]
-    check(len(limits) == 2 and limits[0]["connections"] == 12 and
+    check(len(limits) == 3 and limits[0]["connections"] == 12 and
           limits[0]["idle_timeout_ms"] == 1000,
           "net-limit events %r" % limits)
     refused = [e for e in events if e.get("reason") == "too many connections"]
     # The proxy's events never wait (EVENTS in the manual): one that met
     # another being written is dropped, and the exit event counts it.
     dropped = sum(e.get("dropped", 0) for e in events if e["event"] == "exit")
-    check(len(refused) + dropped == 2 * (n - 12),
+    check(len(refused) + dropped == 3 * (n - 12),
           "%d refusals at the cap, %d events dropped" % (len(refused), dropped))
     return "held %r, back to %r; %s" % (held, base, lines[2])
 

@@ -2,6 +2,7 @@
  * (TIMEOUT AND LIMITS in sbox-exec(1)), and their words for stage two and
  * the status. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "bounds.h"
 #include "tap.h"
@@ -156,11 +157,41 @@ test_words(void)
 	    "decode: what the encoder never writes is refused");
 }
 
+/* execve()'s room (sbox-exec(1), Policy size): the kernel's rule. */
+static void
+test_exec_room(void)
+{
+	char long_value[200];
+	char *argv[] = { (char *)"bwrap", (char *)"--setenv", (char *)"V",
+		long_value, NULL };
+	char *envp[] = { (char *)"HOME=/root", NULL };
+	struct exec_size es;
+
+	ok(bounds_exec_limit(8u << 20) == 2u << 20, "a stack of 8 MiB: 2 MiB");
+	ok(bounds_exec_limit(RLIM_INFINITY) == 6u << 20 &&
+		bounds_exec_limit(64u << 20) == 6u << 20,
+	    "unlimited or large: 6 MiB at most");
+	ok(bounds_exec_limit(64u << 10) == 128u << 10 &&
+		bounds_exec_limit(0) == 128u << 10,
+	    "small: 128 KiB at least");
+	memset(long_value, 'v', sizeof(long_value) - 1);
+	long_value[sizeof(long_value) - 1] = '\0';
+	bounds_exec_size("/dev/fd/3", argv, envp, &es);
+	ok(es.bytes == 10 + 6 + 9 + 2 + 200 + 11 + 5 * sizeof(char *),
+	    "strings, their NULs, their pointers and the program: %zu",
+	    es.bytes);
+	ok(es.longest == long_value && es.longest_len == 200,
+	    "the longest string found: %zu", es.longest_len);
+	bounds_exec_size("p", NULL, NULL, &es);
+	ok(es.bytes == 2 && es.longest == NULL, "nothing but the program");
+}
+
 int
 main(void)
 {
 	test_durations();
 	test_limits();
 	test_words();
+	test_exec_room();
 	return tap_done();
 }

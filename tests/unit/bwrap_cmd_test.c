@@ -85,6 +85,28 @@ test_host(void)
 	    "nested user namespaces denied where bwrap can");
 	ok(strstr(s, "--unshare-user ") != NULL, "user namespace explicit");
 	free(s);
+	bwrap_cmd_free(&c);
+
+	/* Repeats: only what still counts reaches bwrap, in order. */
+	for (int i = 0; i < 10000; i++) {
+		char v[16];
+
+		snprintf(v, sizeof(v), "%d", i);
+		policy_add_env(&p, ENV_SET, "PATH", v);
+		policy_add_env(&p, i % 2 ? ENV_SET : ENV_UNSET, "C", "c");
+	}
+	policy_add_env(&p, ENV_UNSET, "PATH", NULL);
+	policy_add_env(&p, ENV_SET, "PATH", "/bin");
+	bwrap_cmd_build(&c, &p, &in);
+	s = joined(&c.argv);
+	ok(strstr(s,
+	       " --clearenv --unsetenv B --setenv C c --setenv PATH "
+	       "/bin --chdir") != NULL,
+	    "20 002 operations: the last of each name: %s",
+	    strstr(s, "--clearenv"));
+	ok(strstr(s, "--setenv A 1 --clearenv --unsetenv B --setenv C") != NULL,
+	    "the others as they were");
+	free(s);
 	policy_free(&p);
 }
 

@@ -438,6 +438,25 @@ test_limits(void)
 	    NETPOLICY_MAX_ENTRIES);
 	netpolicy_free(&np);
 	ok(!netpolicy_active(&np), "an empty list allows nothing");
+
+	/* A repeat is one entry, however often a policy gives it. */
+	why = NULL;
+	for (int i = 0; i < 10000 && why == NULL; i++) {
+		why = netpolicy_add(&np, "*.Example.org.", false);
+		if (why == NULL)
+			why = netpolicy_add(&np, "10.1.0.0/16:443", false);
+	}
+	ok(why == NULL && np.n == 2, "10 000 repeats of two: %zu entries",
+	    np.n);
+	ok(netpolicy_add(&np, "*.example.org", true) == NULL &&
+		netpolicy_add(&np, "*.example.org:443", false) == NULL &&
+		netpolicy_add(&np, "example.org", false) == NULL &&
+		netpolicy_add(&np, "10.1.0.0/24:443", false) == NULL &&
+		netpolicy_add(&np, "10.1.0.0/16", false) == NULL && np.n == 7,
+	    "a deny, another port, the name itself, another network: each "
+	    "its own entry (%zu)",
+	    np.n);
+	netpolicy_free(&np);
 }
 
 /* A URL or a host with a path: refused, naming the pattern meant
