@@ -1290,8 +1290,10 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 			if (dest != NULL && (!bind || src != NULL))
 				policy_add_protection(p, kind[i], dest, src);
 		}
-		free(pl.v[i].path);
 	}
+	/* Only now: plan_kind() above looks at every candidate's path. */
+	for (size_t i = 0; i < pl.n; i++)
+		free(pl.v[i].path);
 	free(kind);
 	free(pl.v);
 	seen_free(pl.seen);
