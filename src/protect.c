@@ -599,7 +599,11 @@ repo_git_entry(const char *top, struct stat *st)
 	char *git = util_path_join(top, ".git");
 	char *real;
 
-	if (lstat(git, st) < 0 || !S_ISLNK(st->st_mode))
+	if (lstat(git, st) < 0) {
+		free(git);
+		return NULL;
+	}
+	if (!S_ISLNK(st->st_mode))
 		return git;
 	real = util_realpath(git);
 	free(git);
