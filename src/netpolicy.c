@@ -432,48 +432,57 @@ static const struct special special6_table[] = {
 
 static const unsigned char v4mapped[12] = { [10] = 0xff, [11] = 0xff };
 
+/* The IPv4 address inside IPv6 address A (IPv4-mapped, well-known
+ * NAT64, 6to4), or NULL. */
+static const unsigned char *
+inner_v4(const unsigned char *a)
+{
+	static const unsigned char nat64[12] = { 0, 0x64, 0xff, 0x9b };
+
+	if (memcmp(a, v4mapped, 12) == 0 || memcmp(a, nat64, 12) == 0)
+		return a + 12;
+	if (a[0] == 0x20 && a[1] == 0x02) /* 6to4: 2002:AABB:CCDD::/48 */
+		return a + 2;
+	return NULL;
+}
+
 /*
  * What is special about address A of FAMILY, which a name may not lead
  * to: NULL for an ordinary (global) address.  An IPv4 address inside
- * IPv6 (mapped, well-known NAT64, 6to4) is judged as the IPv4 one.
+ * IPv6 (inner_v4()) is judged as the IPv4 one.
  */
 const char *
 netpolicy_special(int family, const unsigned char *a)
 {
-	static const unsigned char nat64[12] = { 0, 0x64, 0xff, 0x9b };
+	const unsigned char *v4;
 
 	if (family == AF_INET)
 		return lookup(special4_table, N_ELEMENTS(special4_table), a);
-	if (memcmp(a, v4mapped, 12) == 0 || memcmp(a, nat64, 12) == 0)
-		return netpolicy_special(AF_INET, a + 12);
-	if (a[0] == 0x20 && a[1] == 0x02) /* 6to4: 2002:AABB:CCDD::/48 */
-		return netpolicy_special(AF_INET, a + 2);
+	if ((v4 = inner_v4(a)) != NULL)
+		return netpolicy_special(AF_INET, v4);
 	return lookup(special6_table, N_ELEMENTS(special6_table), a);
 }
 
 /*
  * Whether address A of FAMILY is one of this host's own (HOST->v's
  * entries with a full prefix) or on one of its networks (the others):
- * the reason, or NULL.  An IPv4 address inside an IPv6 one (mapped,
- * well-known NAT64, 6to4) is judged as IPv4 too, as netpolicy_special()
- * judges it: a network's NAT64 gateway takes 64:ff9b::a.b.c.d to the
- * host's a.b.c.d, or to a neighbour's.
+ * the reason, or NULL.  An IPv4 address inside an IPv6 one (inner_v4())
+ * is judged as IPv4 too, as netpolicy_special() judges it: a network's
+ * NAT64 gateway takes 64:ff9b::a.b.c.d to the host's a.b.c.d, or to a
+ * neighbour's.
  */
 const char *
 netpolicy_local(const struct np_host *host, int family, const unsigned char *a)
 {
-	static const unsigned char nat64[12] = { 0, 0x64, 0xff, 0x9b };
+	const unsigned char *v4;
 	bool on_link = false;
-	const char *inner;
 
-	if (family == AF_INET6 && memcmp(a, v4mapped, 12) == 0) {
-		family = AF_INET;
-		a += 12;
-	} else if (family == AF_INET6 &&
-	    (memcmp(a, nat64, 12) == 0 || (a[0] == 0x20 && a[1] == 0x02))) {
-		inner = netpolicy_local(host, AF_INET,
-		    a[0] == 0x20 ? a + 2 : a + 12);
-		if (inner != NULL)
+	if (family == AF_INET6 && (v4 = inner_v4(a)) != NULL) {
+		const char *inner = netpolicy_local(host, AF_INET, v4);
+
+		/* A mapped address is its IPv4 one and nothing else; a
+		 * NAT64 or 6to4 one is an IPv6 address too. */
+		if (inner != NULL || memcmp(a, v4mapped, 12) == 0)
 			return inner;
 	}
 	for (size_t i = 0; host != NULL && i < host->n; i++) {
