@@ -339,7 +339,7 @@ plan_git_entry(struct plan *pl, char *path, bool links_only)
 	if (to == NULL && (n = readlink(path, buf, sizeof(buf) - 1)) > 0) {
 		buf[n] = '\0';
 		parent = util_path_absolute("..", path);
-		to = parent != NULL ? util_path_absolute(buf, parent) : NULL;
+		to = util_path_absolute(buf, parent);
 		free(parent);
 	}
 	free(path);
@@ -861,7 +861,7 @@ note_links_on(struct plan *pl, const char *path, const char *what)
 		}
 		if (S_ISLNK(st.st_mode)) {
 			parent = util_path_absolute("..", at);
-			real = parent != NULL ? util_realpath(parent) : NULL;
+			real = util_realpath(parent);
 			m = real != NULL ? policy_mount_for(pl->policy, real) :
 					   NULL;
 			if (m != NULL && m->kind == MOUNT_RW &&
