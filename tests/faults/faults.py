@@ -970,30 +970,20 @@ def scenario_held_tunnels():
               "12 tunnels held: threads and descriptors %r, before %r"
               % (held, base))
         go("opened")
-        at("closed")
-        # The client closed them; the upstream never will.
-        wait_until(lambda: tasks_and_fds(p.pid) == base, 15,
-                   lambda: "threads and descriptors %r after the tunnels "
-                   "closed, %r before" % (tasks_and_fds(p.pid), base))
-        go("closed")
-        at("closed-again")
-        wait_until(lambda: tasks_and_fds(p.pid) == base, 15,
-                   lambda: "threads and descriptors %r after the second "
-                   "tunnels closed, %r before" % (tasks_and_fds(p.pid), base))
-        go("closed-again")
-        at("idle")
-        wait_until(lambda: tasks_and_fds(p.pid) == base, 15,
-                   lambda: "threads and descriptors %r after the idle "
-                   "tunnels ended, %r before" % (tasks_and_fds(p.pid), base))
-        go("idle")
-        at("flooded")
-        # Still open on the client's side: the idle timeout alone ends
-        # them.
-        wait_until(lambda: tasks_and_fds(p.pid) == base, 15,
-                   lambda: "threads and descriptors %r with flooded tunnels "
-                   "the client never reads, %r before"
-                   % (tasks_and_fds(p.pid), base))
-        go("flooded")
+        # The client closed them (the upstream never will), closed a
+        # second set, held a set idle, and left a set flooded unread
+        # (still open on its side: the idle timeout alone ends them).
+        for stage, what in (("closed", "after the tunnels closed"),
+                            ("closed-again",
+                             "after the second tunnels closed"),
+                            ("idle", "after the idle tunnels ended"),
+                            ("flooded", "with flooded tunnels the client "
+                             "never reads")):
+            at(stage)
+            wait_until(lambda: tasks_and_fds(p.pid) == base, 15,
+                       lambda: "threads and descriptors %r %s, %r before"
+                       % (tasks_and_fds(p.pid), what, base))
+            go(stage)
         out, err = p.communicate(timeout=60)
     finally:
         if p.poll() is None:
