@@ -821,6 +821,7 @@ struct relay {
 	struct termfilter *filter;	   /* the output's filter; NULL: none */
 	struct deadline *dl;		   /* --timeout */
 	const struct protect_holds *holds; /* locks held for the run */
+	int bwrap_fd;	 /* the bwrap found (locate.c), its owner's to close */
 	char keys[4096]; /* read from the caller, not yet in the sandbox's */
 	size_t nkeys, keys_off;
 };
@@ -1155,13 +1156,24 @@ relay_loop(struct relay *r)
 	return WEXITSTATUS(status);
 }
 
-/* After the hand-over: hold nothing of the caller's but the terminal we
- * relay, then wait in the relay loop. */
+/*
+ * After the hand-over: hold nothing of the caller's but the terminal we
+ * relay, then wait in the relay loop.
+ *
+ * MUST: every descriptor the launcher still names is either kept here or
+ * closed (and forgotten) before the sweep.  One the sweep closes behind
+ * its owner's back is closed again when the owner lets go, and by then
+ * the number may be a connection the proxy's threads accepted: the second
+ * close would cut it, or hand its next bytes to another.
+ */
 static int
 proxy(struct relay *r)
 {
-	cleanup_fd int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	cleanup_free int *keep = xcalloc(12 + r->holds->n, sizeof(*keep));
+	int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	/* Six of ours, four of --watch's, four of the terminal's, and the
+	 * locks. */
+	cleanup_free int *keep = xcalloc(6 + 4 + 4 + r->holds->n,
+	    sizeof(*keep));
 	int code;
 	size_t nkeep = 0;
 
@@ -1169,8 +1181,10 @@ proxy(struct relay *r)
 	if (devnull >= 0) {
 		(void)dup3(devnull, STDIN_FILENO, 0);
 		(void)dup3(devnull, STDOUT_FILENO, 0);
+		fd_close(&devnull);
 	}
 	keep[nkeep++] = r->err_fd;
+	keep[nkeep++] = r->bwrap_fd;
 	keep[nkeep++] = (int)fwd_pidfd;
 	keep[nkeep++] = r->dl->init_pidfd;
 	if (events_fd() >= 0)
@@ -1448,6 +1462,7 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 		.t = &l->t,
 		.dl = dl,
 		.holds = &spec->inv->holds,
+		.bwrap_fd = spec->located->fd,
 	};
 
 	/* Only what goes through the relay is filtered: a pipe or a file

@@ -293,6 +293,11 @@ assert_status() {
 	if [ "$status" != "$1" ]; then
 		echo "expected exit $1, got $status; output:" >&2
 		printf '%s\n' "$output" >&2
+		# run --separate-stderr keeps stderr apart: show it too.
+		if [ -n "${stderr+set}" ]; then
+			echo "stderr (of the last run --separate-stderr):" >&2
+			printf '%s\n' "$stderr" >&2
+		fi
 		return 1
 	fi
 }

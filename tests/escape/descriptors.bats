@@ -120,3 +120,44 @@ _stdin_dir() {
 @test "a host directory given as standard input cannot be written into through /proc/self/fd/0" {
 	each_user _stdin_dir
 }
+
+# The launcher closes every descriptor it does not keep before the proxy
+# starts accepting (proxy() in src/launch.c).  One it later closes again
+# through its owner may by then be a connection the proxy accepted: the
+# second close cuts it or hands its bytes to another.  strace sees such a
+# close fail with EBADF when nothing took the number in between; the
+# launcher's own threads only, not what runs in the sandbox.
+_closes_once() {
+	local d ct
+	d=$(scratch_dir)
+	ct=$(payload close-twice.py)
+
+	# Control: the check sees a descriptor closed twice.
+	run usr "$PY" "$ct" "$d/control" -- sh -c \
+		'exec 3</dev/null; exec 3<&-; exec 3<&-; echo ran'
+	assert_status 0
+	assert_contains "$output" ran
+	assert_contains "$output" "EBADF 3"
+
+	run usr "$PY" "$ct" "$d/plain" -- "$SBOX" -q -- sh -c 'echo ran'
+	assert_status 0
+	assert_contains "$output" ran
+	refute_contains "$output" "closes 0"
+	assert_contains "$output" "closes "
+	refute_contains "$output" EBADF
+
+	run usr "$PY" "$ct" "$d/all" -- "$SBOX" -q --watch --timeout=30 \
+		--log-fd=2 --status-fd=2 --allow-host=example.org -- sh -c \
+		'curl -s -m 5 -o /dev/null http://example.org/; echo x >/etc/x; echo ran'
+	assert_status 0
+	assert_contains "$output" ran
+	assert_contains "$output" '"event":"net-'
+	assert_contains "$output" '"event":"fs-denied"'
+	refute_contains "$output" "closes 0"
+	refute_contains "$output" EBADF
+}
+
+@test "the launcher closes no descriptor twice: none of its close() calls fails with EBADF, with the proxy serving, --watch, --timeout, --log-fd and --status-fd" {
+	requires strace
+	each_user _closes_once
+}
