@@ -137,7 +137,7 @@ _closes_once() {
 		'exec 3</dev/null; exec 3<&-; exec 3<&-; echo ran'
 	assert_status 0
 	assert_contains "$output" ran
-	assert_contains "$output" "EBADF 3"
+	assert_contains "$output" "EBADF close(3"
 
 	run usr "$PY" "$ct" "$d/plain" -- "$SBOX" -q -- sh -c 'echo ran'
 	assert_status 0
@@ -147,17 +147,18 @@ _closes_once() {
 	refute_contains "$output" EBADF
 
 	run usr "$PY" "$ct" "$d/all" -- "$SBOX" -q --watch --timeout=30 \
-		--log-fd=2 --status-fd=2 --allow-host=example.org -- sh -c \
-		'curl -s -m 5 -o /dev/null http://example.org/; echo x >/etc/x; echo ran'
+		--log-fd=2 --status-fd=2 --allow-host=name.invalid -- sh -c \
+		'curl -s -m 5 -o /dev/null -w "proxy %{http_code}\n" http://name.invalid/; echo x >/etc/x; echo ran'
 	assert_status 0
 	assert_contains "$output" ran
-	assert_contains "$output" '"event":"net-'
+	# The proxy answered: the name does not resolve.
+	assert_contains "$output" "proxy 502"
 	assert_contains "$output" '"event":"fs-denied"'
 	refute_contains "$output" "closes 0"
 	refute_contains "$output" EBADF
 }
 
-@test "the launcher closes no descriptor twice: none of its close() calls fails with EBADF, with the proxy serving, --watch, --timeout, --log-fd and --status-fd" {
+@test "the launcher closes no descriptor twice: none of its calls on a descriptor fails with EBADF, with the proxy serving, --watch, --timeout, --log-fd and --status-fd" {
 	requires strace
 	each_user _closes_once
 }

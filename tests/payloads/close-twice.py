@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 """close-twice.py OUT -- COMMAND...: run COMMAND under strace -f and
 report on the first process and its threads alone (not what it starts):
-how many close() calls they made, and each close() that failed with
-EBADF, a descriptor closed when it was no longer theirs.  A second close
-of a number is not always EBADF: by then another thread may own it; the
-first one that is, is what this finds.  Prints "closes N" and one
-"EBADF fd" line per failure; exits as COMMAND did."""
+how many close() calls they made, and each call on a descriptor that
+failed with EBADF: a descriptor closed, or used, when it was no longer
+theirs.  A second close of a number is not always EBADF (by then another
+thread may own it); the first one that is, is what this finds.  Prints
+"closes N" and one "EBADF CALL(FD" line per failure; exits as COMMAND
+did."""
 import re
 import subprocess
 import sys
@@ -13,11 +14,12 @@ import sys
 out = sys.argv[1]
 cmd = sys.argv[3:]
 rc = subprocess.call(["strace", "-f", "-qq", "-o", out, "-e",
-                      "trace=close,close_range,clone,clone3", "--"] + cmd)
+                      "trace=%desc,close_range,clone,clone3", "--"] + cmd)
 lines = open(out, encoding="utf-8", errors="replace").read().splitlines()
 head = re.compile(r"^(\d+) +(.*)$")
 first = None
 ours = set()
+pending = set()
 closes = 0
 bad = []
 for line in lines:
@@ -30,17 +32,28 @@ for line in lines:
         ours.add(pid)
     if pid not in ours:
         continue
-    # A thread of ours: clone with CLONE_THREAD, its tid the result.
-    c = re.match(r"clone3?\((.*)\) += (\d+)$", rest)
-    if c and "CLONE_THREAD" in c.group(1):
-        ours.add(int(c.group(2)))
+    # A thread of ours: clone with CLONE_THREAD, its tid the result,
+    # on the same line or, when another thread came between, on the
+    # line that resumes it.
+    thread = False
+    if rest.startswith("clone") and "CLONE_THREAD" in rest:
+        if rest.endswith("<unfinished ...>"):
+            pending.add(pid)
+            continue
+        thread = True
+    elif rest.startswith("<... clone") and pid in pending:
+        pending.discard(pid)
+        thread = True
+    if thread:
+        tid = re.search(r" = (\d+)$", rest)
+        if tid:
+            ours.add(int(tid.group(1)))
         continue
-    c = re.match(r"close(?:_range)?\((\d+)", rest)
-    if c:
+    if re.match(r"close(?:_range)?\(", rest):
         closes += 1
-        if "EBADF" in rest:
-            bad.append(c.group(1))
+    if rest.endswith("EBADF (Bad file descriptor)"):
+        bad.append(rest.split(",")[0].split(")")[0])
 print("closes", closes)
-for fd in bad:
-    print("EBADF", fd)
+for call in bad:
+    print("EBADF", call)
 sys.exit(rc)
