@@ -291,15 +291,21 @@ stream_has_room(int fd, size_t len)
 static int
 wait_room(int fd, bool stream, size_t len, long deadline)
 {
-	for (;;) {
+	for (bool first = true;; first = false) {
 		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
 		long left = deadline - util_now_ms();
 		int r;
 
-		if (left < 0) {
+		/* The first look is taken whatever the clock says: a
+		 * millisecond that ended since the caller's deadline was set
+		 * (with no wait at all, any one) is no reason to drop a line
+		 * the channel has room for. */
+		if (left < 0 && !first) {
 			errno = ETIMEDOUT;
 			return -1;
 		}
+		if (left < 0)
+			left = 0;
 		r = poll(&pfd, 1, (int)left);
 		if (r < 0 && errno == EINTR)
 			continue;

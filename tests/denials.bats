@@ -272,6 +272,29 @@ _events() {
 	each_user _events
 }
 
+# A launcher slowed down (here by strace) still has a pipe with room for
+# every event: none is dropped because the clock moved on while the line
+# was being written (status.c, wait_room()).
+_events_slow() {
+	tree
+	usr sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		echo x >"$1/f$i"; done 2>/dev/null; echo wrote' sh "$B"
+	[ -f "$B/f20" ]
+	rm -f "$B"/f*
+	usr strace -f -o /dev/null "$SBOX" -q --watch --rw "$P" --log-fd=3 -- \
+		sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+			echo x >"$1/f$i"; done 2>/dev/null; echo wrote' sh "$B" \
+		3>&1 >/dev/null 2>&1 | cat >"$D/events"
+	assert_absent "$B/f1"
+	assert_eq "$(jq -s '[.[] | select(.event == "fs-denied")] | length' "$D/events")" 20
+	assert_eq "$(jq -s -c 'last' "$D/events")" '{"event":"exit","code":0}'
+}
+
+@test "events on a pipe with room are never dropped, however slowly the launcher runs" {
+	requires strace
+	each_user _events_slow
+}
+
 _unwatched() {
 	tree
 	run --separate-stderr sbx --rw "$P" -- sh -c 'echo x >"$1/out"' sh "$B"
