@@ -173,17 +173,6 @@ creds_user_path(const char *xdg_config_home, const char *home)
 	return NULL;
 }
 
-/* FNV-1a: a string's place in drop_copies' table. */
-static size_t
-text_hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 /*
  * Drop the second and later copies of each path in V, keeping the order
  * of the first ones.  An open-addressed table at most half full finds
@@ -201,7 +190,7 @@ drop_copies(struct strv *v)
 		size *= 2;
 	seen = xcalloc(size, sizeof(*seen));
 	for (size_t i = 0; i < v->n; i++) {
-		size_t at = text_hash(v->v[i]) & (size - 1);
+		size_t at = util_text_hash(v->v[i]) & (size - 1);
 
 		while (seen[at] != NULL && strcmp(seen[at], v->v[i]) != 0)
 			at = (at + 1) & (size - 1);

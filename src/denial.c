@@ -26,8 +26,9 @@
 
 struct entry {
 	enum denial_kind kind;
-	char *what; /* a path, or HOST:PORT */
-	char *call; /* the system call, or the proxy's reason */
+	size_t hash; /* of what, to find a repeat without comparing each */
+	char *what;  /* a path, or HOST:PORT */
+	char *call;  /* the system call, or the proxy's reason */
 	char *option, *value, *setenv, *note;
 	bool wide;
 };
@@ -159,8 +160,9 @@ emit_event(const struct entry *e)
 {
 	struct event ev;
 
-	if (e->kind != DENIAL_WRITE && e->kind != DENIAL_SOCKET &&
-	    e->kind != DENIAL_READ)
+	if ((e->kind != DENIAL_WRITE && e->kind != DENIAL_SOCKET &&
+		e->kind != DENIAL_READ) ||
+	    !events_wanted())
 		return;
 	event_start(&ev,
 	    e->kind == DENIAL_WRITE	 ? "fs-denied" :
@@ -190,7 +192,8 @@ denial_report(enum denial_kind kind, const char *what, const char *call,
 	struct denial_grant none = { 0 };
 	struct entry e, *kept = NULL;
 	cleanup_free char *line = NULL;
-	bool more = false;
+	size_t hash = util_text_hash(what);
+	bool more = false, said;
 
 	if (g == NULL)
 		g = &none;
@@ -200,17 +203,24 @@ denial_report(enum denial_kind kind, const char *what, const char *call,
 	    kind == DENIAL_UPSTREAM)
 		st.failed++;
 	for (size_t i = 0; i < st.n; i++)
-		if (st.e[i].kind == kind && strcmp(st.e[i].what, what) == 0) {
+		if (st.e[i].hash == hash && st.e[i].kind == kind &&
+		    strcmp(st.e[i].what, what) == 0) {
 			pthread_mutex_unlock(&st.lock);
 			return;
 		}
 	st.distinct++;
-	e = (struct entry){ kind, xstrdup(what), xstrdup(call),
+	said = st.verbosity >= 0 && !st.quiet && st.lines < DENIAL_LINES;
+	/* Past what is kept, said and sent, a refusal is only counted. */
+	if (st.n == DENIAL_KEEP && !said && !events_wanted()) {
+		pthread_mutex_unlock(&st.lock);
+		return;
+	}
+	e = (struct entry){ kind, hash, xstrdup(what), xstrdup(call),
 		dup_or_null(g->option), dup_or_null(g->value),
 		dup_or_null(g->setenv), dup_or_null(g->note), g->wide };
 	if (st.n < DENIAL_KEEP)
 		kept = &st.e[st.n++];
-	if (st.verbosity >= 0 && !st.quiet && st.lines < DENIAL_LINES) {
+	if (said) {
 		line = render_line(&e);
 		more = ++st.lines == DENIAL_LINES;
 	}

@@ -500,6 +500,17 @@ util_say(const char *fmt, ...)
 	fputs(b.s, stderr);
 }
 
+/* FNV-1a of the string S: a place in a table of strings. */
+size_t
+util_text_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
 /* Milliseconds on the monotonic clock, for deadlines. */
 long
 util_now_ms(void)

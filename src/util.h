@@ -89,5 +89,6 @@ int util_dir_each(int, bool (*)(void *, const char *, unsigned char), void *);
 char *util_exe_dir(void);
 ssize_t util_read_small(const char *, char *, size_t);
 long util_now_ms(void);
+size_t util_text_hash(const char *s);
 
 #endif
