@@ -14,6 +14,7 @@
  */
 #include "config.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -1172,10 +1173,9 @@ proxy(struct relay *r)
 	int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	/* Six of ours, four of --watch's, four of the terminal's, and the
 	 * locks. */
-	cleanup_free int *keep = xcalloc(6 + 4 + 4 + r->holds->n,
-	    sizeof(*keep));
+	size_t cap = 6 + 4 + 4 + r->holds->n, nkeep = 0;
+	cleanup_free int *keep = xcalloc(cap, sizeof(*keep));
 	int code;
-	size_t nkeep = 0;
 
 	/* The command owns stdin and stdout now; we hold them no more. */
 	if (devnull >= 0) {
@@ -1195,8 +1195,13 @@ proxy(struct relay *r)
 	/* The placeholders' locks (protect.c), let go after the run. */
 	for (size_t i = 0; i < r->holds->n; i++)
 		keep[nkeep++] = r->holds->v[i].fd;
+	assert(nkeep <= cap);
 	fd_sort(keep, nkeep);
+	/* --watch's thread may be at work on the command's first calls:
+	 * what it holds open for a moment is not swept under it. */
+	watch_hold();
 	fd_close_except(keep, nkeep);
+	watch_release();
 	/* --allow-host: connections are accepted from now on. */
 	if (netproxy_fd() >= 0)
 		netproxy_serve();

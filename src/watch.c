@@ -258,19 +258,43 @@ static struct {
 	int hidden_fd;		  /* inotify on the credentials' stand-ins */
 	const struct mount **wds; /* by watch descriptor, or NULL */
 	size_t nwds;
-} w = { .fd = -1, .wake = { -1, -1 }, .hidden_fd = -1 };
+	/* Held by the thread while it works on a call (it opens and
+	 * closes descriptors of its own, reading the host's files), and
+	 * by watch_hold() for the launcher's sweep of descriptors. */
+	pthread_mutex_t busy;
+} w = { .fd = -1,
+	.wake = { -1, -1 },
+	.hidden_fd = -1,
+	.busy = PTHREAD_MUTEX_INITIALIZER };
 
 /* The descriptors the thread needs, added to KEEP (*N so far). */
 void
 watch_keep_fds(int *keep, size_t *n)
 {
-	if (w.fd < 0)
-		return;
-	keep[(*n)++] = w.fd;
-	keep[(*n)++] = w.wake[0];
-	keep[(*n)++] = w.wake[1];
-	if (w.hidden_fd >= 0)
-		keep[(*n)++] = w.hidden_fd;
+	const int all[] = { w.fd, w.wake[0], w.wake[1], w.hidden_fd };
+
+	for (size_t i = 0; i < N_ELEMENTS(all); i++)
+		if (all[i] >= 0)
+			keep[(*n)++] = all[i];
+}
+
+/*
+ * Keep the thread from opening or closing a descriptor until
+ * watch_release(): a sweep of the launcher's descriptors that ran while
+ * the thread held one of its own would close it under the thread, and
+ * the thread would close the number again after the sweep, when it may
+ * be another's.
+ */
+void
+watch_hold(void)
+{
+	pthread_mutex_lock(&w.busy);
+}
+
+void
+watch_release(void)
+{
+	pthread_mutex_unlock(&w.busy);
 }
 
 /* What one notification carried, read while the call waited. */
@@ -802,6 +826,43 @@ watch_hidden(pid_t pid)
 	}
 }
 
+/*
+ * One notification: receive it, answer it, and say what it was.  False
+ * when the listener cannot be read any more.
+ */
+static bool
+serve_call(struct seccomp_notif *req, struct seccomp_notif_resp *resp,
+    struct seen *s)
+{
+	bool now, seen;
+
+	memset(req, 0, w.sizes.seccomp_notif);
+	if (ioctl(w.fd, SECCOMP_IOCTL_NOTIF_RECV, req) < 0)
+		return errno == EINTR || errno == ENOENT;
+	/* What the call names is read while it waits (the caller's
+	 * memory and working directory); what it means is decided on the
+	 * host's files alone.  While refusals still get a line of their
+	 * own, that is done before the call goes on, so that the line
+	 * comes before the command's own words about the failure; after,
+	 * while the call goes on, so that a command refused thousands of
+	 * times is not held up for each.  What is decided is bounded (a
+	 * few lstat calls) and a line is dropped rather than waited for
+	 * (denial.c). */
+	seen = read_call(req, s) == 0 &&
+	    ioctl(w.fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0;
+	now = seen && denial_lines_left();
+	if (now)
+		decide(s);
+	memset(resp, 0, w.sizes.seccomp_notif_resp);
+	resp->id = req->id;
+	resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	/* ENOENT: the caller is gone, or a signal ended its wait. */
+	(void)ioctl(w.fd, SECCOMP_IOCTL_NOTIF_SEND, resp);
+	if (seen && !now)
+		decide(s);
+	return true;
+}
+
 static void *
 watch_loop(void *arg)
 {
@@ -818,59 +879,37 @@ watch_loop(void *arg)
 	while (req != NULL && resp != NULL && s != NULL) {
 		struct pollfd pfd[3] = { { w.fd, POLLIN, 0 },
 			{ w.wake[0], POLLIN, 0 }, { w.hidden_fd, POLLIN, 0 } };
+		bool end = false;
+
 		if (poll(pfd, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
+		pthread_mutex_lock(&w.busy);
 		if (pfd[2].revents & POLLIN)
 			(void)hidden_opened();
 		if (pfd[1].revents != 0) {
 			/* The command ended: what it opened last is told. */
 			while (w.hidden_fd >= 0 && hidden_opened())
 				;
+			end = true;
+		} else if ((pfd[0].revents & POLLIN) != 0) {
+			end = !serve_call(req, resp, s);
+		} else {
+			/* Anything else: everything under the filter ended. */
+			end = pfd[0].revents != 0;
+		}
+		pthread_mutex_unlock(&w.busy);
+		if (end)
 			break;
-		}
-		if ((pfd[0].revents & POLLIN) == 0) {
-			if (pfd[0].revents != 0)
-				break; /* everything under the filter ended */
-			continue;
-		}
-		memset(req, 0, w.sizes.seccomp_notif);
-		if (ioctl(w.fd, SECCOMP_IOCTL_NOTIF_RECV, req) < 0) {
-			if (errno == EINTR || errno == ENOENT)
-				continue;
-			break;
-		}
-		/* What the call names is read while it waits (the caller's
-		 * memory and working directory); what it means is decided on
-		 * the host's files alone.  While refusals still get a line of
-		 * their own, that is done before the call goes on, so that
-		 * the line comes before the command's own words about the
-		 * failure; after, while the call goes on, so that a command
-		 * refused thousands of times is not held up for each.  What
-		 * is decided is bounded (a few lstat calls) and a line is
-		 * dropped rather than waited for (denial.c). */
-		bool now,
-		    seen = read_call(req, s) == 0 &&
-		    ioctl(w.fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0;
-
-		now = seen && denial_lines_left();
-		if (now)
-			decide(s);
-		memset(resp, 0, w.sizes.seccomp_notif_resp);
-		resp->id = req->id;
-		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-		/* ENOENT: the caller is gone, or a signal ended its wait. */
-		(void)ioctl(w.fd, SECCOMP_IOCTL_NOTIF_SEND, resp);
-		if (seen && !now)
-			decide(s);
 	}
 	free(req);
 	free(resp);
 	free(s);
 	return NULL;
 }
+
 
 /*
  * Serve the listener FD (taken) for the sandbox of policy P; HOME and
@@ -918,6 +957,10 @@ watch_start(int fd, pid_t pid, const struct policy *p, const char *home,
 		fd_close(&w.fd);
 		fd_close(&w.wake[0]);
 		fd_close(&w.wake[1]);
+		fd_close(&w.hidden_fd);
+		free(w.wds);
+		w.wds = NULL;
+		w.nwds = 0;
 		return -1;
 	}
 	w.running = true;

@@ -34,5 +34,7 @@ int watch_start(int, pid_t, const struct policy *, const char *, const char *,
     const struct strv *);
 void watch_stop(void);
 void watch_keep_fds(int *, size_t *);
+void watch_hold(void);
+void watch_release(void);
 
 #endif
