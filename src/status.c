@@ -291,7 +291,9 @@ stream_has_room(int fd, size_t len)
 static int
 wait_room(int fd, bool stream, size_t len, long deadline)
 {
-	for (bool first = true;; first = false) {
+	bool looked = false;
+
+	for (;;) {
 		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
 		long left = deadline - util_now_ms();
 		int r;
@@ -300,7 +302,7 @@ wait_room(int fd, bool stream, size_t len, long deadline)
 		 * millisecond that ended since the caller's deadline was set
 		 * (with no wait at all, any one) is no reason to drop a line
 		 * the channel has room for. */
-		if (left < 0 && !first) {
+		if (left < 0 && looked) {
 			errno = ETIMEDOUT;
 			return -1;
 		}
@@ -309,6 +311,7 @@ wait_room(int fd, bool stream, size_t len, long deadline)
 		r = poll(&pfd, 1, (int)left);
 		if (r < 0 && errno == EINTR)
 			continue;
+		looked = true;
 		if (r < 0)
 			return -1;
 		if (r == 0) {
