@@ -287,7 +287,8 @@ _events_slow() {
 	usr strace -f -o /dev/null "$SBOX" -q --watch --rw "$P" --log-fd=3 -- \
 		sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
 			echo x >"$1/f$i"; done 2>/dev/null; echo wrote' sh "$B" \
-		3>&1 >/dev/null 2>&1 | cat >"$D/events"
+		3>&1 >/dev/null 2>"$D/stderr" | cat >"$D/events"
+	cat "$D/stderr" >&2 # shown if the test fails
 	assert_absent "$B/f1"
 	assert_eq "$(jq -s '[.[] | select(.event == "fs-denied")] | length' "$D/events")" 20
 	assert_eq "$(jq -s -c 'last' "$D/events")" '{"event":"exit","code":0}'
