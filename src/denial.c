@@ -154,6 +154,22 @@ say(const char *line)
 		(void)!write(STDERR_FILENO, line, strlen(line));
 }
 
+/* Whether a new refusal would get a line of its own on stderr; the
+ * caller holds st.lock. */
+static bool
+lines_left_locked(void)
+{
+	return st.verbosity >= 0 && !st.quiet && st.lines < DENIAL_LINES;
+}
+
+/* Whether a new refusal would be more than counted (denial_wanted());
+ * the caller holds st.lock. */
+static bool
+wanted_locked(void)
+{
+	return st.n < DENIAL_KEEP || lines_left_locked() || events_wanted();
+}
+
 /* The event for a file-system denial E; the proxy says its own. */
 static void
 emit_event(const struct entry *e)
@@ -209,9 +225,9 @@ denial_report(enum denial_kind kind, const char *what, const char *call,
 			return;
 		}
 	st.distinct++;
-	said = st.verbosity >= 0 && !st.quiet && st.lines < DENIAL_LINES;
+	said = lines_left_locked();
 	/* Past what is kept, said and sent, a refusal is only counted. */
-	if (st.n == DENIAL_KEEP && !said && !events_wanted()) {
+	if (!wanted_locked()) {
 		pthread_mutex_unlock(&st.lock);
 		return;
 	}
@@ -255,9 +271,7 @@ denial_wanted(void)
 	bool wanted;
 
 	pthread_mutex_lock(&st.lock);
-	wanted = st.n < DENIAL_KEEP ||
-	    (st.verbosity >= 0 && !st.quiet && st.lines < DENIAL_LINES) ||
-	    events_wanted();
+	wanted = wanted_locked();
 	pthread_mutex_unlock(&st.lock);
 	return wanted;
 }
@@ -269,7 +283,7 @@ denial_lines_left(void)
 	bool left;
 
 	pthread_mutex_lock(&st.lock);
-	left = st.verbosity >= 0 && !st.quiet && st.lines < DENIAL_LINES;
+	left = lines_left_locked();
 	pthread_mutex_unlock(&st.lock);
 	return left;
 }

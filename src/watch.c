@@ -910,7 +910,6 @@ watch_loop(void *arg)
 	return NULL;
 }
 
-
 /*
  * Serve the listener FD (taken) for the sandbox of policy P; HOME and
  * CACHE_BASE (either NULL) shape the grants suggested, and none reaches
@@ -954,13 +953,7 @@ watch_start(int fd, pid_t pid, const struct policy *p, const char *home,
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		errno = rc;
-		fd_close(&w.fd);
-		fd_close(&w.wake[0]);
-		fd_close(&w.wake[1]);
-		fd_close(&w.hidden_fd);
-		free(w.wds);
-		w.wds = NULL;
-		w.nwds = 0;
+		watch_stop(); /* not running: only lets go of the rest */
 		return -1;
 	}
 	w.running = true;
