@@ -428,8 +428,7 @@ bwrap_cmd_child_setup(const struct bwrap_cmd *c)
 {
 	for (size_t i = 0; i < c->nfds; i++)
 		if (c->fds[i].owned) {
-			c->scratch[i] = fcntl(c->fds[i].fd, F_DUPFD_CLOEXEC,
-			    c->floor);
+			c->scratch[i] = util_dup(c->fds[i].fd, c->floor);
 			/* EINVAL: the floor is beyond the descriptor limit. */
 			if (c->scratch[i] < 0 && errno == EINVAL)
 				errno = EMFILE;

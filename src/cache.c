@@ -261,7 +261,7 @@ cache_create(const char *xdg, const char *home, const char *key,
 	}
 	/* The user's own setting: followed as it is. */
 	real = util_realpath(anchor);
-	fd = real == NULL ? -1 : open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = real == NULL ? -1 : util_open(real, O_RDONLY | O_DIRECTORY, 0);
 	if (fd < 0) {
 		*err = xasprintf("--cache=%s: %s: %s", name, anchor,
 		    strerror(errno));

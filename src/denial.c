@@ -552,7 +552,7 @@ read_policy(const char *path)
 	struct stat st_;
 	char chunk[4096];
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	int fd = util_open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);
 
 	if (fd < 0)
 		return errno == ENOENT ? xstrdup("") : NULL;

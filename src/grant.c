@@ -37,7 +37,7 @@ walk_nofollow(int dirfd, const char *rest)
 {
 	cleanup_free char *copy = xstrdup(rest);
 	char *save = NULL;
-	int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 3);
+	int fd = util_dup(dirfd, 3);
 
 	for (char *c = strtok_r(copy, "/", &save); c != NULL && fd >= 0;
 	     c = strtok_r(NULL, "/", &save)) {
@@ -94,7 +94,7 @@ resolve_beneath(const char *abs, const char *anchor_real, const char *rest,
 		*real = xstrdup(anchor_real);
 		return GRANT_OK;
 	}
-	dir = open(anchor_real, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	dir = util_open(anchor_real, O_PATH | O_DIRECTORY, 0);
 	if (dir < 0)
 		return missing_or_error();
 	fd = open_beneath(dir, rest);

@@ -98,7 +98,7 @@ allow_writes(int ruleset, const char *path, uint64_t rights)
 {
 	struct path_beneath_attr attr;
 	struct stat st;
-	cleanup_fd int fd = open(path, O_PATH | O_CLOEXEC);
+	cleanup_fd int fd = util_open(path, O_PATH, 0);
 
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;

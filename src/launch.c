@@ -263,7 +263,7 @@ static int
 open_bind_fd(const struct mount *m, int *out, struct sbox_error *err)
 {
 	char link[64], target[PATH_MAX];
-	cleanup_fd int fd = open(m->src, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	cleanup_fd int fd = util_open(m->src, O_PATH | O_NOFOLLOW, 0);
 	struct stat st;
 	ssize_t n;
 
@@ -314,9 +314,7 @@ open_hidden_fds(struct bwrap_input *in, size_t n)
 	for (size_t i = 0; i < n; i++)
 		in->hidden_fds[i] = -1;
 	for (size_t i = 0; i < n; i++) {
-		/* openat(): musl's open() adds an fcntl() for O_CLOEXEC. */
-		in->hidden_fds[i] = openat(AT_FDCWD, "/dev/null",
-		    O_RDONLY | O_CLOEXEC);
+		in->hidden_fds[i] = util_open("/dev/null", O_RDONLY, 0);
 		if (in->hidden_fds[i] < 0)
 			return -1;
 	}
@@ -344,8 +342,8 @@ static size_t
 open_descriptors(void)
 {
 	size_t n = 0;
-	cleanup_fd int fd = open("/proc/self/fd",
-	    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cleanup_fd int fd = util_open("/proc/self/fd", O_RDONLY | O_DIRECTORY,
+	    0);
 
 	if (fd < 0 || util_dir_each(fd, count_entry, &n) < 0)
 		return 0;
@@ -638,8 +636,8 @@ prepare(struct launch *l, const struct launch_spec *spec,
 		return failed(err, "cannot prepare the launch");
 	l->err_read = pipe[0];
 	l->err_write = pipe[1];
-	l->exe = open("/proc/self/exe", O_PATH | O_CLOEXEC);
-	l->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	l->exe = util_open("/proc/self/exe", O_PATH, 0);
+	l->devnull = util_open("/dev/null", O_RDWR, 0);
 	if (l->exe < 0 || l->devnull < 0)
 		return failed(err, "cannot prepare the launch");
 	/* --check runs no command: no terminal for it. */
@@ -649,10 +647,10 @@ prepare(struct launch *l, const struct launch_spec *spec,
 		return -1;
 	/* The command's stderr, which stage two keeps for it: the sandbox's
 	 * terminal where the caller's was one. */
-	l->saved_stderr = fcntl(l->t.master >= 0 && l->t.tty[STDERR_FILENO] ?
+	l->saved_stderr = util_dup(l->t.master >= 0 && l->t.tty[STDERR_FILENO] ?
 		l->t.slave :
 		STDERR_FILENO,
-	    F_DUPFD_CLOEXEC, 3);
+	    3);
 	if (l->saved_stderr < 0)
 		return failed(err, "cannot prepare the launch");
 	if (build_sandbox(&l->cmd, inv, spec->located, true, open_now, err) <
@@ -661,7 +659,7 @@ prepare(struct launch *l, const struct launch_spec *spec,
 		return -1;
 	/* bwrap is executed from its descriptor, which a script is read
 	 * through: taken last, it moves no number the words name. */
-	l->bwrap_copy = fcntl(spec->located->fd, F_DUPFD_CLOEXEC, 3);
+	l->bwrap_copy = util_dup(spec->located->fd, 3);
 	if (l->bwrap_copy < 0)
 		return failed(err, "cannot prepare the launch");
 	l->bwrap_target = bwrap_cmd_take_fd(&l->cmd, &l->bwrap_copy, "bwrap");
@@ -781,9 +779,8 @@ forward_signals_to(pid_t child, pid_t cmd, const struct pty *t, bool ctty)
 	struct sigaction note = { .sa_handler = note_signal };
 	sigset_t held;
 
+	/* Close-on-exec from birth, as the kernel makes every pidfd. */
 	fwd_pidfd = cmd > 0 ? (int)syscall(SYS_pidfd_open, cmd, 0) : -1;
-	if (fwd_pidfd >= 0)
-		(void)fcntl((int)fwd_pidfd, F_SETFD, FD_CLOEXEC);
 	fwd_pid = child;
 	fwd_master = t->master;
 	fwd_ctty = ctty;
@@ -1168,16 +1165,16 @@ relay_loop(struct relay *r)
  * close would cut it, or hand its next bytes to another.
  */
 static int
-proxy(struct relay *r)
+proxy(struct relay *r, int devnull)
 {
-	int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	/* Six of ours, four of --watch's, four of the terminal's, and the
 	 * locks. */
 	size_t cap = 6 + 4 + 4 + r->holds->n, nkeep = 0;
 	cleanup_free int *keep = xcalloc(cap, sizeof(*keep));
 	int code;
 
-	/* The command owns stdin and stdout now; we hold them no more. */
+	/* The command owns stdin and stdout now; we hold them no more
+	 * (DEVNULL, the launcher's own, is taken and closed here). */
 	if (devnull >= 0) {
 		(void)dup3(devnull, STDIN_FILENO, 0);
 		(void)dup3(devnull, STDOUT_FILENO, 0);
@@ -1459,6 +1456,7 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 	const struct policy *p = &spec->inv->policy;
 	char go = STAGE2_GO;
 	static struct termfilter filter;
+	int devnull;
 	struct relay r = {
 		.bwrap_pid = l->bwrap_pid,
 		.cmd = out->cmd_pid,
@@ -1496,8 +1494,9 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 	(void)sigaction(SIGPIPE, &l->old_pipe, NULL);
 	ready_outcome_free(out);
 	fd_close(&l->ctrl);
-	fd_close(&l->devnull);
-	return proxy(&r);
+	devnull = l->devnull;
+	l->devnull = -1;
+	return proxy(&r, devnull);
 }
 
 /* MS as seconds: "2s", "1.5s". */

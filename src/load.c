@@ -64,7 +64,7 @@ load_text(const char *path, size_t max, char **text, struct stat *st)
 	int r;
 
 	/* O_NONBLOCK: a FIFO must not hang us before we can look at it. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	fd = util_open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0);
 	if (fd < 0 || fstat(fd, st) < 0)
 		return LOAD_ERRNO;
 	if (!S_ISREG(st->st_mode))
@@ -162,7 +162,7 @@ shipped_credentials(void)
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
 
-		if (found == NULL && lstat(cand[i], &st) == 0)
+		if (found == NULL && util_lstat(cand[i], &st) == 0)
 			found = util_path_absolute(cand[i], "/");
 		free(cand[i]);
 	}
@@ -178,7 +178,7 @@ user_file_absent(const char *path, int e)
 
 	if (e == ENOENT || e == ENOTDIR)
 		return true;
-	return e == EACCES && (lstat(path, &st) < 0 || st.st_uid != getuid());
+	return e == EACCES && (lstat(path, &st) < 0 || st.st_uid != util_uid());
 }
 
 /*

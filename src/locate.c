@@ -138,7 +138,7 @@ untrusted_place(int fd, uid_t also, const char **why, int *sys_errno)
 	real[n] = '\0';
 	if (real[0] != '/')
 		return xstrdup(real);
-	cur = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	cur = util_open("/", O_PATH | O_DIRECTORY, 0);
 	if (cur < 0 || fstat(cur, &dir) < 0) {
 		*sys_errno = errno;
 		return xstrdup("/");
@@ -224,7 +224,7 @@ check_place(const char *path, enum trust trust, struct located *out,
 		char *place2 = untrusted_place(out->fd, self.st_uid, &why2, &e);
 
 		if (place2 == NULL) {
-			if (self.st_uid == getuid())
+			if (self.st_uid == util_uid())
 				out->caller_writable = steal_pointer(&place);
 			return 0;
 		}
@@ -282,7 +282,7 @@ bwrap_features(int fd, struct located *out)
 	int rfd;
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	rfd = open(path, O_RDONLY | O_CLOEXEC);
+	rfd = util_open(path, O_RDONLY, 0);
 	if (rfd < 0)
 		return;
 	if (fstat(rfd, &st) == 0 && st.st_size > 0 &&
@@ -314,13 +314,26 @@ enum candidate {
 	CANDIDATE_REFUSED, /* ERR says why */
 };
 
+/*
+ * Whether DIR, a word strtok_r() cut from the copy of PATH at START, was
+ * one of its words before: a directory named twice is looked in once.
+ */
+static bool
+named_before(const char *start, const char *dir)
+{
+	for (const char *w = start; w < dir; w += strlen(w) + 1)
+		if (strcmp(w, dir) == 0)
+			return true;
+	return false;
+}
+
 /* Open PATH and check it. */
 static enum candidate
 try_candidate(const char *path, enum trust trust, struct located *out,
     struct sbox_error *err)
 {
 	struct stat st;
-	cleanup_fd int fd = open(path, O_PATH | O_CLOEXEC);
+	cleanup_fd int fd = util_open(path, O_PATH, 0);
 
 	if (fd < 0 && !absent_errno(errno)) {
 		/* Not "no such file": the search cannot go on truthfully. */
@@ -399,7 +412,7 @@ locate_bwrap(const char *explicit, const char *path_env, struct located *out,
 		     dir = strtok_r(NULL, ":", &save)) {
 			cleanup_free char *cand = NULL;
 
-			if (dir[0] != '/')
+			if (dir[0] != '/' || named_before(copy, dir))
 				continue;
 			cand = util_path_join(dir, "bwrap");
 			out->source = BWRAP_SOURCE_PATH;

@@ -504,6 +504,9 @@ main(int argc, char **argv)
 
 	(void)cli_parse(&inv, argc, argv);
 	phase_mark("parsed");
+	/* Paths resolved once while planning (util.c), forgotten before
+	 * anything runs. */
+	util_realpath_keep(true);
 	if (inv.mode == MODE_HELP || inv.mode == MODE_VERSION) {
 		if (inv.mode == MODE_HELP)
 			cli_help(stdout);
@@ -531,10 +534,11 @@ main(int argc, char **argv)
 	locate(&rep, &bw);
 
 	/* As root, after the cheaper checks: it walks every --rw tree. */
-	if (getuid() == 0 && !inv.allow_setuid_files &&
+	if (util_uid() == 0 && !inv.allow_setuid_files &&
 	    protect_check_setuid(&inv.policy, &err) < 0)
 		refuse(&rep, &err);
 	phase_mark("located");
+	util_realpath_keep(false);
 
 	if (inv.mode == MODE_PRINT)
 		return print_only(&rep, &inv, &bw);

@@ -128,8 +128,7 @@ git_fopen(struct plan *pl, const char *file)
 
 	if (!git_budget(pl))
 		return NULL;
-	fd = open(file,
-	    O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+	fd = util_open(file, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW, 0);
 	if (fd < 0)
 		return NULL;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
@@ -259,9 +258,10 @@ git_hold(struct plan *pl, const char *path, bool dir, const char *text)
 		if (strcmp(pl->holds->v[i].path, path) == 0)
 			return;
 	for (int tries = 0; tries < 3; tries++) {
-		int fd = open(path,
-		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC |
-			(dir ? O_DIRECTORY : 0));
+		int fd = util_open(path,
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+			(dir ? O_DIRECTORY : 0),
+		    0);
 		bool made = false;
 
 		if (fd < 0 && errno != ENOENT)
@@ -270,15 +270,13 @@ git_hold(struct plan *pl, const char *path, bool dir, const char *text)
 			made = mkdir(path, 0755) == 0;
 			if (!made && errno != EEXIST)
 				return;
-			fd = open(path,
-			    O_RDONLY | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+			fd = util_open(path,
+			    O_RDONLY | O_NOFOLLOW | O_DIRECTORY, 0);
 		} else if (fd < 0) {
 			size_t len = strlen(text);
 
-			fd = open(path,
-			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-				O_CLOEXEC,
-			    0644);
+			fd = util_open(path,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
 			if (fd < 0 && errno != EEXIST)
 				return;
 			made = fd >= 0;
@@ -361,38 +359,59 @@ static void plan_git_dir(struct plan *, const char *, int, bool);
  * directory (no HEAD) is a part of a submodule's name: looked into,
  * LEVELS deep.  PIN: each directory found is bound onto itself.
  */
+struct git_nested {
+	struct plan *pl;
+	const char *sub;
+	bool modules, writable, pin;
+	int depth, levels;
+};
+
+static void plan_git_nested(struct plan *, const char *, bool, int, bool, bool,
+    int);
+
+static bool
+git_nested_entry(void *ctx, const char *name, unsigned char type)
+{
+	const struct git_nested *g = ctx;
+	cleanup_free char *child = NULL, *head = NULL;
+	struct stat st;
+
+	(void)type;
+	if (g->pl->git_overflow)
+		return false;
+	if (name[0] == '.')
+		return true;
+	child = util_path_join(g->sub, name);
+	if (lstat(child, &st) < 0 || !S_ISDIR(st.st_mode))
+		return true;
+	if (g->pin)
+		plan_add(g->pl, WANT_PIN, xstrdup(child));
+	head = util_path_join(child, "HEAD");
+	if (g->modules && g->levels > 1 && lstat(head, &st) < 0)
+		plan_git_nested(g->pl, child, true, g->depth, g->writable,
+		    g->pin, g->levels - 1);
+	else
+		plan_git_dir(g->pl, child, g->depth - 1,
+		    g->writable &&
+			(!g->modules ||
+			    (g->pl->policy != NULL &&
+				policy_user_named(g->pl->policy, child))));
+	return true;
+}
+
 static void
 plan_git_nested(struct plan *pl, const char *sub, bool modules, int depth,
     bool writable, bool pin, int levels)
 {
-	struct dirent *e;
-	DIR *d;
+	struct git_nested g = { pl, sub, modules, writable, pin, depth,
+		levels };
+	int fd;
 
-	if (!git_budget(pl) || (d = opendir(sub)) == NULL)
+	if (!git_budget(pl) ||
+	    (fd = util_open(sub, O_RDONLY | O_DIRECTORY, 0)) < 0)
 		return;
-	while ((e = readdir(d)) != NULL && !pl->git_overflow) {
-		cleanup_free char *child = NULL, *head = NULL;
-		struct stat st;
-
-		if (e->d_name[0] == '.')
-			continue;
-		child = util_path_join(sub, e->d_name);
-		if (lstat(child, &st) < 0 || !S_ISDIR(st.st_mode))
-			continue;
-		if (pin)
-			plan_add(pl, WANT_PIN, xstrdup(child));
-		head = util_path_join(child, "HEAD");
-		if (modules && levels > 1 && lstat(head, &st) < 0)
-			plan_git_nested(pl, child, true, depth, writable, pin,
-			    levels - 1);
-		else
-			plan_git_dir(pl, child, depth - 1,
-			    writable &&
-				(!modules ||
-				    (pl->policy != NULL &&
-					policy_user_named(pl->policy, child))));
-	}
-	closedir(d);
+	(void)util_dir_each(fd, git_nested_entry, &g);
+	close(fd);
 }
 
 /*
@@ -670,31 +689,43 @@ plan_repo(struct plan *pl, const struct policy *p,
 
 /* A writable grant TOP: a repository at its top, and in every directory
  * right below it (a tree of projects). */
+struct repos_in {
+	struct plan *pl;
+	const struct policy *p;
+	const struct protect_env *env;
+	const char *top;
+};
+
+static bool
+repos_in_entry(void *ctx, const char *name, unsigned char type)
+{
+	const struct repos_in *r = ctx;
+	cleanup_free char *sub = NULL, *git = NULL;
+	struct stat st;
+
+	if (type != DT_DIR && type != DT_UNKNOWN)
+		return true;
+	/* One lstat an entry, however many: no entry goes unlooked. */
+	sub = util_path_join(r->top, name);
+	git = util_path_join(sub, ".git");
+	if (lstat(git, &st) == 0)
+		plan_repo(r->pl, r->p, r->env, sub);
+	return true;
+}
+
 static void
 plan_repos_in(struct plan *pl, const struct policy *p,
     const struct protect_env *env, const char *top)
 {
-	DIR *d;
-	struct dirent *e;
+	struct repos_in r = { pl, p, env, top };
+	int fd;
 
 	plan_repo(pl, p, env, top);
-	d = opendir(top);
-	if (d == NULL)
+	fd = util_open(top, O_RDONLY | O_DIRECTORY, 0);
+	if (fd < 0)
 		return;
-	while ((e = readdir(d)) != NULL) {
-		cleanup_free char *sub = NULL, *git = NULL;
-		struct stat st;
-
-		if ((e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) ||
-		    strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		/* One lstat an entry, however many: no entry goes unlooked. */
-		sub = util_path_join(top, e->d_name);
-		git = util_path_join(sub, ".git");
-		if (lstat(git, &st) == 0)
-			plan_repo(pl, p, env, sub);
-	}
-	closedir(d);
+	(void)util_dir_each(fd, repos_in_entry, &r);
+	close(fd);
 }
 
 /* The user's configuration, as a credential-list pattern. */
@@ -710,9 +741,12 @@ static char *
 existing_realpath(struct plan *pl, const char *path)
 {
 	struct stat st;
+	char *real;
 
+	if (util_realpath_known(path, &real))
+		return real;
 	if ((pl->seen != NULL && seen_absent(pl->seen, path)) ||
-	    lstat(path, &st) < 0)
+	    util_lstat(path, &st) < 0)
 		return NULL;
 	return util_realpath(path);
 }
@@ -804,7 +838,7 @@ plan_socket_scan(struct plan *pl, const char *root, struct strv *done)
 	const struct scan_sockets_cb cb = { scan_skip, scan_found, &s };
 	struct stat st;
 
-	if (real == NULL || lstat(real, &st) < 0 || !S_ISDIR(st.st_mode) ||
+	if (real == NULL || util_lstat(real, &st) < 0 || !S_ISDIR(st.st_mode) ||
 	    plan_hides_in(pl, pl->n, real, true))
 		return;
 	for (size_t i = 0; i < done->n; i++)
@@ -855,7 +889,7 @@ note_links_on(struct plan *pl, const char *path, const char *what)
 		if (c != '/' && c != '\0')
 			continue;
 		at[i] = '\0';
-		if (lstat(at, &st) < 0) {
+		if (util_lstat(at, &st) < 0) {
 			at[i] = c;
 			return;
 		}
@@ -1026,7 +1060,7 @@ plan_defaults(struct plan *pl, const struct policy *p,
 	for (size_t i = 0; i < N_ELEMENTS(var_services); i++)
 		plan_add(pl, WANT_HIDE, xstrdup(var_services[i]));
 	/* Where /var/run is a directory of its own, not a link to /run. */
-	if (lstat("/var/run", &st) == 0 && S_ISDIR(st.st_mode))
+	if (util_lstat("/var/run", &st) == 0 && S_ISDIR(st.st_mode))
 		plan_run_dir(pl, "/var/run");
 
 	plan_listed(pl, p, env);
@@ -1083,7 +1117,7 @@ other_home_within(const char *dir)
 		cleanup_free char *real = NULL;
 		struct stat st;
 
-		if (pw->pw_uid == getuid() || pw->pw_dir == NULL ||
+		if (pw->pw_uid == util_uid() || pw->pw_dir == NULL ||
 		    pw->pw_dir[0] != '/' || strcmp(pw->pw_dir, "/") == 0 ||
 		    !util_path_within(pw->pw_dir, dir))
 			continue;
@@ -1344,12 +1378,32 @@ changed_since(const struct audit *a, const struct stat *st)
 
 /* PATH, or for a directory anything directly in it, changed during the
  * run: report it. */
+struct audit_dir {
+	struct audit *a;
+	const char *dir;
+};
+
+static bool
+audit_path_entry(void *ctx, const char *name, unsigned char type)
+{
+	const struct audit_dir *ad = ctx;
+	cleanup_free char *child = util_path_join(ad->dir, name);
+	struct stat st;
+
+	(void)type;
+	if (lstat(child, &st) == 0 && changed_since(ad->a, &st)) {
+		audit_tell(ad->a, child);
+		return false;
+	}
+	return true;
+}
+
 static void
 audit_path(struct audit *a, const char *path)
 {
+	struct audit_dir ad = { a, path };
 	struct stat st;
-	DIR *d;
-	struct dirent *e;
+	int fd;
 
 	if (lstat(path, &st) < 0)
 		return;
@@ -1357,20 +1411,11 @@ audit_path(struct audit *a, const char *path)
 		audit_tell(a, path);
 		return;
 	}
-	if (!S_ISDIR(st.st_mode) || (d = opendir(path)) == NULL)
+	if (!S_ISDIR(st.st_mode) ||
+	    (fd = util_open(path, O_RDONLY | O_DIRECTORY, 0)) < 0)
 		return;
-	while ((e = readdir(d)) != NULL) {
-		cleanup_free char *child = NULL;
-
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		child = util_path_join(path, e->d_name);
-		if (lstat(child, &st) == 0 && changed_since(a, &st)) {
-			audit_tell(a, child);
-			break;
-		}
-	}
-	closedir(d);
+	(void)util_dir_each(fd, audit_path_entry, &ad);
+	close(fd);
 }
 
 /* The repository whose .git entry is GIT, in the work tree TOP. */
@@ -1413,34 +1458,48 @@ audit_repo(struct audit *a, const char *git, const char *top)
 
 /* Look for repositories below DIR (on device DEV, not through links),
  * DEPTH levels down. */
+struct audit_level {
+	struct audit *a;
+	const char *dir;
+	dev_t dev;
+	int depth;
+};
+
+static void audit_tree(struct audit *, const char *, dev_t, int);
+
+static bool
+audit_tree_entry(void *ctx, const char *name, unsigned char type)
+{
+	const struct audit_level *l = ctx;
+	cleanup_free char *child = NULL;
+	struct stat st;
+
+	if (l->a->budget == 0)
+		return false;
+	l->a->budget--;
+	if (type != DT_DIR && type != DT_UNKNOWN && strcmp(name, ".git") != 0)
+		return true;
+	child = util_path_join(l->dir, name);
+	if (strcmp(name, ".git") == 0) {
+		audit_repo(l->a, child, l->dir);
+		return true;
+	}
+	if (l->depth > 1 && lstat(child, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    st.st_dev == l->dev)
+		audit_tree(l->a, child, l->dev, l->depth - 1);
+	return true;
+}
+
 static void
 audit_tree(struct audit *a, const char *dir, dev_t dev, int depth)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
+	struct audit_level l = { a, dir, dev, depth };
+	int fd = util_open(dir, O_RDONLY | O_DIRECTORY, 0);
 
-	if (d == NULL)
+	if (fd < 0)
 		return;
-	while ((e = readdir(d)) != NULL && a->budget > 0) {
-		cleanup_free char *child = NULL;
-		struct stat st;
-
-		a->budget--;
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN &&
-		    strcmp(e->d_name, ".git") != 0)
-			continue;
-		child = util_path_join(dir, e->d_name);
-		if (strcmp(e->d_name, ".git") == 0) {
-			audit_repo(a, child, dir);
-			continue;
-		}
-		if (depth > 1 && lstat(child, &st) == 0 &&
-		    S_ISDIR(st.st_mode) && st.st_dev == dev)
-			audit_tree(a, child, dev, depth - 1);
-	}
-	closedir(d);
+	(void)util_dir_each(fd, audit_tree_entry, &l);
+	close(fd);
 }
 
 /*

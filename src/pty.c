@@ -48,7 +48,7 @@ open_peer(int master)
 	if (ioctl(master, TIOCGPTN, &n) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "/dev/pts/%u", n);
-	return open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	return util_open(path, O_RDWR | O_NOCTTY, 0);
 }
 
 void
@@ -90,8 +90,7 @@ pty_open(struct pty *t, struct sbox_error *err)
 		return 0;
 	if (tcgetattr(ctl, &t->saved) < 0)
 		goto fail;
-	t->master = open("/dev/ptmx",
-	    O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+	t->master = util_open("/dev/ptmx", O_RDWR | O_NOCTTY | O_NONBLOCK, 0);
 	if (t->master < 0 || ioctl(t->master, TIOCSPTLCK, &unlock) < 0 ||
 	    (t->slave = open_peer(t->master)) < 0 ||
 	    tcsetattr(t->slave, TCSANOW, &t->saved) < 0)
@@ -99,13 +98,13 @@ pty_open(struct pty *t, struct sbox_error *err)
 	if (ioctl(ctl, TIOCGWINSZ, &ws) == 0)
 		(void)ioctl(t->master, TIOCSWINSZ, &ws);
 	/* Our own copies: 0 and 1 go to /dev/null once the command runs. */
-	t->ctl = fcntl(ctl, F_DUPFD_CLOEXEC, 3);
+	t->ctl = util_dup(ctl, 3);
 	if (t->tty[STDIN_FILENO])
-		t->in = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
-	t->out = fcntl(t->tty[STDOUT_FILENO] ? STDOUT_FILENO :
-		t->tty[STDERR_FILENO]	     ? STDERR_FILENO :
-					       STDIN_FILENO,
-	    F_DUPFD_CLOEXEC, 3);
+		t->in = util_dup(STDIN_FILENO, 3);
+	t->out = util_dup(t->tty[STDOUT_FILENO] ? STDOUT_FILENO :
+		t->tty[STDERR_FILENO]		? STDERR_FILENO :
+						  STDIN_FILENO,
+	    3);
 	if (t->ctl < 0 || t->out < 0 || (t->tty[STDIN_FILENO] && t->in < 0))
 		goto fail;
 	return 0;

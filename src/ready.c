@@ -149,7 +149,7 @@ kill_orphans(pid_t child)
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/children",
 	    (int)getpid());
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = util_open(path, O_RDONLY, 0);
 	if (fd < 0)
 		return;
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -264,7 +264,7 @@ children_of(pid_t pid, pid_t **v, size_t *n, size_t *cap)
 			continue;
 		snprintf(file, sizeof(file), "/proc/%d/task/%s/children",
 		    (int)pid, de->d_name);
-		fd = open(file, O_RDONLY | O_CLOEXEC);
+		fd = util_open(file, O_RDONLY, 0);
 		if (fd < 0)
 			continue;
 		while ((got = read(fd, chunk, sizeof(chunk))) > 0)

@@ -131,7 +131,7 @@ home_real(size_t i)
 	static char *real[2];
 
 	if (!done[i]) {
-		cleanup_free char *pw = i == 1 ? passwd_home(getuid()) : NULL;
+		cleanup_free char *pw = i == 1 ? passwd_home(util_uid()) : NULL;
 		const char *h = i == 0 ? getenv("HOME") : pw;
 
 		if (h != NULL && h[0] == '/')
@@ -148,7 +148,7 @@ home_dir(void)
 	const char *home = getenv("HOME");
 
 	return home != NULL && home[0] != '\0' ? xstrdup(home) :
-						 passwd_home(getuid());
+						 passwd_home(util_uid());
 }
 
 /* Where a grant from a policy file may not pass a symlink: below the
@@ -158,7 +158,7 @@ grant_anchors(struct resolver *rs)
 {
 	if (!rs->anchors_set) {
 		const char *home = getenv("HOME");
-		cleanup_free char *pw = passwd_home(getuid());
+		cleanup_free char *pw = passwd_home(util_uid());
 
 		rs->anchors[0] = xstrdup(rs->inv->policy.cwd);
 		if (home != NULL && home[0] == '/')
@@ -792,7 +792,7 @@ env_lookup(const char *name, void *ctx)
 static void
 add_protection(struct invocation *inv)
 {
-	cleanup_free char *pw_home = passwd_home(getuid());
+	cleanup_free char *pw_home = passwd_home(util_uid());
 	struct creds_list cl = { 0 };
 	struct creds_env cenv = {
 		.homes = { getenv("HOME"), pw_home },
@@ -802,7 +802,7 @@ add_protection(struct invocation *inv)
 		.homes = { getenv("HOME"), pw_home },
 		.homes_real = { home_real(0), home_real(1) },
 		.runtime_dir = getenv("XDG_RUNTIME_DIR"),
-		.uid = getuid(),
+		.uid = util_uid(),
 		.status_sockets = inv->status_sockets,
 		.nstatus_sockets = inv->nstatus_sockets,
 		.creds = &cl,
@@ -970,7 +970,7 @@ check_bounds(struct invocation *inv)
 		cli_fail(inv, NULL, 0, "--kill-after needs --timeout");
 	/* The kernel exempts the host's uid 0 from RLIMIT_NPROC, whatever
 	 * its capabilities and namespace: the sandbox's processes are it. */
-	if (getuid() == 0 && b->set[BOUND_NPROC] &&
+	if (util_uid() == 0 && b->set[BOUND_NPROC] &&
 	    b->value[BOUND_NPROC] != RLIM_INFINITY)
 		cli_fail(inv, NULL, 0,
 		    "--limit: nproc cannot be enforced when sbox-exec runs as root: the kernel does not count root's processes against it");
@@ -1004,7 +1004,7 @@ static void
 read_auth_file(struct invocation *inv, const char *file)
 {
 	char text[UPSTREAM_USERPASS_MAX + 4];
-	cleanup_fd int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	cleanup_fd int fd = util_open(file, O_RDONLY | O_NOCTTY, 0);
 	struct stat st;
 	ssize_t n = 0;
 	const char *why;

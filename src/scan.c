@@ -89,7 +89,7 @@ walk_dir(struct walk *w, const char *dir, int depth)
 	if (w->cb->skip(w->cb->ctx, dir))
 		return SCAN_DONE;
 	/* As opendir() would, less its allocation (util_dir_each()). */
-	fd = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = util_open(dir, O_RDONLY | O_DIRECTORY, 0);
 	if (fd < 0) {
 		/*
 		 * Enterable but not listable (mode 0711, say): a socket in it
@@ -160,60 +160,70 @@ has_file_caps(const char *dir, const char *name, const struct stat *st)
 	return lgetxattr(full, "security.capability", NULL, 0) > 0;
 }
 
+/* What one directory of a setuid walk holds. */
+struct suid_entries {
+	struct suid_walk *w;
+	int dirfd;
+	const char *path;
+	struct strv *subdirs;
+	int r;
+};
+
+static bool
+suid_entry(void *ctx, const char *name, unsigned char type)
+{
+	struct suid_entries *se = ctx;
+	struct stat st;
+
+	if (++se->w->entries > SCAN_SETUID_ENTRIES) {
+		se->r = -1;
+		return false;
+	}
+	/* Only files and directories matter; d_type saves a stat. */
+	if (type != DT_UNKNOWN && type != DT_REG && type != DT_DIR)
+		return true;
+	if (fstatat(se->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return true;
+	if (is_setid(st.st_mode) || has_file_caps(se->path, name, &st)) {
+		se->w->found = util_path_join(se->path, name);
+		se->r = 1;
+		return false;
+	}
+	if (S_ISDIR(st.st_mode))
+		strv_add(se->subdirs, name);
+	return true;
+}
+
 /*
  * Below the directory open at DIRFD (named PATH, for the report); takes
  * DIRFD.  Returns 0 (nothing), 1 (found), -1 (a bound reached).  Entries
  * are looked at relative to their directory, which saves the kernel
- * walking each full path again.
+ * walking each full path again; a directory's entries are all looked at
+ * before its subdirectories, so that no listing's buffer is held through
+ * the levels below it (util_dir_each()).
  */
 static int
 suid_dir(struct suid_walk *w, int dirfd, const char *path, int depth)
 {
-	DIR *d = fdopendir(dirfd);
-	struct dirent *e;
-	int r = 0;
+	cleanup_strv struct strv subdirs = { 0 };
+	struct suid_entries se = { w, dirfd, path, &subdirs, 0 };
 
-	if (d == NULL) {
-		close(dirfd);
-		return 0;
+	/* A listing cut short is looked through as far as it went. */
+	(void)util_dir_each(dirfd, suid_entry, &se);
+	if (se.r == 0 && subdirs.n > 0 && depth + 1 >= SCAN_SETUID_DEPTH)
+		se.r = -1;
+	for (size_t i = 0; se.r == 0 && i < subdirs.n; i++) {
+		cleanup_free char *sub = NULL;
+		int fd = openat(dirfd, subdirs.v[i],
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+		if (fd < 0)
+			continue;
+		sub = util_path_join(path, subdirs.v[i]);
+		se.r = suid_dir(w, fd, sub, depth + 1);
 	}
-	while (r == 0 && (e = readdir(d)) != NULL) {
-		struct stat st;
-
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		if (++w->entries > SCAN_SETUID_ENTRIES) {
-			r = -1;
-			break;
-		}
-		/* Only files and directories matter; d_type saves a stat. */
-		if (e->d_type != DT_UNKNOWN && e->d_type != DT_REG &&
-		    e->d_type != DT_DIR)
-			continue;
-		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		if (is_setid(st.st_mode) ||
-		    has_file_caps(path, e->d_name, &st)) {
-			w->found = util_path_join(path, e->d_name);
-			r = 1;
-		} else if (S_ISDIR(st.st_mode)) {
-			cleanup_free char *sub = NULL;
-			int fd;
-
-			if (depth + 1 >= SCAN_SETUID_DEPTH) {
-				r = -1;
-				break;
-			}
-			fd = openat(dirfd, e->d_name,
-			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (fd < 0)
-				continue;
-			sub = util_path_join(path, e->d_name);
-			r = suid_dir(w, fd, sub, depth + 1);
-		}
-	}
-	closedir(d);
-	return r;
+	close(dirfd);
+	return se.r;
 }
 
 /*
@@ -232,7 +242,7 @@ scan_setuid(const char *root, char **found)
 	int fd, r;
 
 	*found = NULL;
-	fd = open(root, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = util_open(root, O_RDONLY | O_NOFOLLOW, 0);
 	if (fd < 0)
 		return 0;
 	if (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode)) {

@@ -85,8 +85,7 @@ list_dir(struct seen_dir *d)
 {
 	cleanup_fd int fd = -1;
 
-	/* openat(): musl's open() adds an fcntl() for O_CLOEXEC. */
-	fd = openat(AT_FDCWD, d->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = util_open(d->path, O_RDONLY | O_DIRECTORY, 0);
 	if (fd < 0 || util_dir_each(fd, add_name, &d->names) < 0 ||
 	    d->names.n >= SEEN_NAMES_MAX)
 		return;

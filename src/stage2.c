@@ -105,7 +105,7 @@ static bool
 looks_like_text(const char *path)
 {
 	char head[HEAD_MAX];
-	cleanup_fd int fd = open(path, O_RDONLY | O_CLOEXEC);
+	cleanup_fd int fd = util_open(path, O_RDONLY, 0);
 
 	if (fd < 0)
 		return false;
@@ -173,7 +173,7 @@ static bool
 machine_runs(int m)
 {
 	unsigned char h[20];
-	cleanup_fd int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	cleanup_fd int fd = util_open("/proc/self/exe", O_RDONLY, 0);
 	int own;
 
 	if (fd < 0 || read(fd, h, sizeof(h)) != (ssize_t)sizeof(h) ||
@@ -437,7 +437,7 @@ check_file(const char *path, int depth, char *why, size_t len)
 	if (++lookup_state.checks > CHECKS_MAX)
 		return RUNS;
 	/* Not blocking: a file replaced by a FIFO since stat() is no file. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = util_open(path, O_RDONLY | O_NONBLOCK, 0);
 	if (fd < 0)
 		return RUNS; /* execute-only: the kernel can still read it */
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))

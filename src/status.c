@@ -217,7 +217,7 @@ status_send_socket(int fd, const char *line)
 {
 	struct ucred cred = {
 		.pid = getpid(),
-		.uid = getuid(),
+		.uid = util_uid(),
 		.gid = getgid(),
 	};
 	union {

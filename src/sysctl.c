@@ -59,7 +59,7 @@ sysctl_inside_sbox_exec(void)
 
 	if (getenv(SBOX_SANDBOX_ENV) != NULL)
 		return true;
-	fd = open("/proc/1/cmdline", O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	fd = util_open("/proc/1/cmdline", O_RDONLY | O_NOCTTY, 0);
 	if (fd < 0)
 		return false;
 	n = read(fd, buf, sizeof(buf));

@@ -522,6 +522,121 @@ util_now_ms(void)
 }
 
 /*
+ * open(2) of PATH, close-on-exec, as one system call: musl's open()
+ * follows an O_CLOEXEC open with an fcntl(F_SETFD) for kernels before
+ * 2.6.23, and its fcntl(F_DUPFD_CLOEXEC) does the same; a launch opens
+ * and copies a few dozen descriptors.  MODE counts with O_CREAT only.
+ * util_dup(): a close-on-exec copy of FD numbered FLOOR or above.
+ */
+int
+util_open(const char *path, int flags, mode_t mode)
+{
+	return openat(AT_FDCWD, path, flags | O_CLOEXEC, mode);
+}
+
+int
+util_dup(int fd, int floor)
+{
+	return (int)syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, floor);
+}
+
+/*
+ * What util_realpath() answered for absolute paths while planning a
+ * launch (util_realpath_keep()): the policy, the credential list and the
+ * host checks ask for the same few paths (the working directory, the
+ * homes, the executable, /run) more than once, and the answer cannot
+ * have changed in the meantime for the plan's purposes; the launch binds
+ * what it planned by descriptor, checked again (launch.c).  Off again
+ * before anything runs: a host that changed since must be seen (a
+ * replan, the audit after the run, --watch's thread).
+ */
+#define MEMO_MAX 32
+static struct memo {
+	char *path, *real; /* real: NULL when there was none */
+	int err;
+} memo[MEMO_MAX];
+static size_t nmemo;
+static bool memo_on;
+/* util_lstat()'s answers, kept alike. */
+static struct lmemo {
+	char *path;
+	struct stat st;
+	int err; /* 0: ST holds the answer */
+} lmemo[MEMO_MAX];
+static size_t nlmemo;
+
+void
+util_realpath_keep(bool on)
+{
+	for (; !on && nmemo > 0; nmemo--) {
+		free(memo[nmemo - 1].path);
+		free(memo[nmemo - 1].real);
+	}
+	for (; !on && nlmemo > 0; nlmemo--)
+		free(lmemo[nlmemo - 1].path);
+	memo_on = on;
+}
+
+bool
+util_realpath_known(const char *path, char **real)
+{
+	if (!memo_on || path[0] != '/')
+		return false;
+	for (size_t i = 0; i < nmemo; i++)
+		if (strcmp(memo[i].path, path) == 0) {
+			*real = memo[i].real == NULL ? NULL :
+						       xstrdup(memo[i].real);
+			errno = memo[i].err;
+			return true;
+		}
+	return false;
+}
+
+static char *
+remember(const char *path, char *real)
+{
+	int e = errno;
+
+	if (memo_on && path[0] == '/' && nmemo < MEMO_MAX) {
+		memo[nmemo].err = real == NULL ? e : 0;
+		memo[nmemo].path = xstrdup(path);
+		memo[nmemo].real = real == NULL ? NULL : xstrdup(real);
+		nmemo++;
+	}
+	errno = e;
+	return real;
+}
+
+/*
+ * lstat(2), answered from what the same launch's plan learned already
+ * while util_realpath_keep() holds (for the same reasons).
+ */
+
+int
+util_lstat(const char *path, struct stat *st)
+{
+	int r, e;
+
+	if (memo_on && path[0] == '/')
+		for (size_t i = 0; i < nlmemo; i++)
+			if (strcmp(lmemo[i].path, path) == 0) {
+				*st = lmemo[i].st;
+				errno = lmemo[i].err;
+				return lmemo[i].err == 0 ? 0 : -1;
+			}
+	r = lstat(path, st);
+	e = errno;
+	if (memo_on && path[0] == '/' && nlmemo < MEMO_MAX) {
+		lmemo[nlmemo].path = xstrdup(path);
+		lmemo[nlmemo].st = r == 0 ? *st : (struct stat){ 0 };
+		lmemo[nlmemo].err = r == 0 ? 0 : e;
+		nlmemo++;
+	}
+	errno = e;
+	return r;
+}
+
+/*
  * PATH with every symlink resolved, as realpath(3) gives it, or NULL with
  * errno set.  The kernel resolves the path once (an O_PATH open, which
  * opens no device and runs nothing) and /proc says where it landed:
@@ -530,15 +645,14 @@ util_now_ms(void)
  * meanwhile), and where no descriptor is to be had (a limit that
  * realpath(3) needs none under), realpath(3) itself.
  */
-char *
-util_realpath(const char *path)
+static char *
+resolve_path(const char *path)
 {
 	char link[32], buf[PATH_MAX];
 	ssize_t n = -1;
 	int fd, e;
 
-	/* openat(): musl's open() adds an fcntl() for O_CLOEXEC. */
-	fd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
+	fd = util_open(path, O_PATH, 0);
 	if (fd < 0 && (errno == EMFILE || errno == ENFILE))
 		return realpath(path, NULL);
 	if (fd < 0)
@@ -552,6 +666,26 @@ util_realpath(const char *path)
 	    (n >= 10 && memcmp(buf + n - 10, " (deleted)", 10) == 0))
 		return realpath(path, NULL);
 	return xstrndup(buf, (size_t)n);
+}
+
+char *
+util_realpath(const char *path)
+{
+	char *real;
+
+	if (util_realpath_known(path, &real))
+		return real;
+	return remember(path, resolve_path(path));
+}
+
+uid_t
+util_uid(void)
+{
+	static uid_t uid = (uid_t)-1;
+
+	if (uid == (uid_t)-1)
+		uid = getuid();
+	return uid;
 }
 
 /*
@@ -629,7 +763,7 @@ util_read_small(const char *path, char *buf, size_t size)
 	cleanup_fd int fd = -1;
 	size_t got = 0;
 
-	fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	fd = util_open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0);
 	if (fd < 0)
 		return -1;
 	while (got < size - 1) {

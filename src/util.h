@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #define cleanup_free __attribute__((cleanup(util_freep)))
@@ -84,7 +85,13 @@ void util_utf8_sanitize(struct buf *, const char *, size_t);
 void util_terminal_safe(struct buf *, const char *, size_t);
 void util_line_safe(struct buf *, const char *, size_t);
 void util_say(const char *, ...) SBOX_PRINTF(1, 2);
+int util_open(const char *, int, mode_t);
+int util_dup(int, int);
 char *util_realpath(const char *);
+void util_realpath_keep(bool);
+bool util_realpath_known(const char *, char **);
+uid_t util_uid(void);
+int util_lstat(const char *, struct stat *);
 int util_dir_each(int, bool (*)(void *, const char *, unsigned char), void *);
 char *util_exe_dir(void);
 ssize_t util_read_small(const char *, char *, size_t);
