@@ -546,14 +546,15 @@ util_dup(int fd, int floor)
  * host checks ask for the same few paths (the working directory, the
  * homes, the executable, /run) more than once, and the answer cannot
  * have changed in the meantime for the plan's purposes; the launch binds
- * what it planned by descriptor, checked again (launch.c).  Off again
- * before anything runs: a host that changed since must be seen (a
- * replan, the audit after the run, --watch's thread).
+ * what it planned by descriptor, checked again (launch.c).  Only what
+ * exists is kept: the plan makes placeholders (protect.c), so that a
+ * path missing once may be there when asked again.  Off again before
+ * anything runs: a host that changed since must be seen (a replan, the
+ * audit after the run, --watch's thread).
  */
 #define MEMO_MAX 32
 static struct memo {
-	char *path, *real; /* real: NULL when there was none */
-	int err;
+	char *path, *real;
 } memo[MEMO_MAX];
 static size_t nmemo;
 static bool memo_on;
@@ -561,7 +562,6 @@ static bool memo_on;
 static struct lmemo {
 	char *path;
 	struct stat st;
-	int err; /* 0: ST holds the answer */
 } lmemo[MEMO_MAX];
 static size_t nlmemo;
 
@@ -584,9 +584,7 @@ util_realpath_known(const char *path, char **real)
 		return false;
 	for (size_t i = 0; i < nmemo; i++)
 		if (strcmp(memo[i].path, path) == 0) {
-			*real = memo[i].real == NULL ? NULL :
-						       xstrdup(memo[i].real);
-			errno = memo[i].err;
+			*real = xstrdup(memo[i].real);
 			return true;
 		}
 	return false;
@@ -595,15 +593,11 @@ util_realpath_known(const char *path, char **real)
 static char *
 remember(const char *path, char *real)
 {
-	int e = errno;
-
-	if (memo_on && path[0] == '/' && nmemo < MEMO_MAX) {
-		memo[nmemo].err = real == NULL ? e : 0;
+	if (memo_on && real != NULL && path[0] == '/' && nmemo < MEMO_MAX) {
 		memo[nmemo].path = xstrdup(path);
-		memo[nmemo].real = real == NULL ? NULL : xstrdup(real);
+		memo[nmemo].real = xstrdup(real);
 		nmemo++;
 	}
-	errno = e;
 	return real;
 }
 
@@ -615,25 +609,20 @@ remember(const char *path, char *real)
 int
 util_lstat(const char *path, struct stat *st)
 {
-	int r, e;
-
 	if (memo_on && path[0] == '/')
 		for (size_t i = 0; i < nlmemo; i++)
 			if (strcmp(lmemo[i].path, path) == 0) {
 				*st = lmemo[i].st;
-				errno = lmemo[i].err;
-				return lmemo[i].err == 0 ? 0 : -1;
+				return 0;
 			}
-	r = lstat(path, st);
-	e = errno;
+	if (lstat(path, st) < 0)
+		return -1;
 	if (memo_on && path[0] == '/' && nlmemo < MEMO_MAX) {
 		lmemo[nlmemo].path = xstrdup(path);
-		lmemo[nlmemo].st = r == 0 ? *st : (struct stat){ 0 };
-		lmemo[nlmemo].err = r == 0 ? 0 : e;
+		lmemo[nlmemo].st = *st;
 		nlmemo++;
 	}
-	errno = e;
-	return r;
+	return 0;
 }
 
 /*
