@@ -17,7 +17,7 @@ int
 main(void)
 {
 	char tmpl[] = "/var/tmp/sbox-util-test.XXXXXX";
-	char *dir = mkdtemp(tmpl);
+	char *dir = mkdtemp(tmpl) == NULL ? NULL : realpath(tmpl, NULL);
 	char *a, *b, *c, *link, *gone, *r1, *r2, *r3;
 	struct stat st;
 	int fd;
@@ -62,6 +62,14 @@ main(void)
 	    "realpath: once the plan is made, the link is looked at again");
 	ok(util_lstat(c, &st) < 0,
 	    "lstat: once the plan is made, the host is asked again");
+	free(r1);
+
+	/* A plan made again (a replan) starts from nothing kept. */
+	util_realpath_keep(true);
+	r1 = util_realpath(link); /* the first plan kept A for it */
+	ok(r1 != NULL && strcmp(r1, b) == 0,
+	    "realpath: a new plan does not get the last plan's answers");
+	util_realpath_keep(false);
 	free(r1);
 
 	(void)unlink(link);
