@@ -82,5 +82,6 @@ main(void)
 	free(c);
 	free(link);
 	free(gone);
+	free(dir);
 	return tap_done();
 }
