@@ -104,6 +104,7 @@ apply_watch(struct invocation *inv, enum opt_id id, const char *value)
 	inv->denials = true;
 	if (id == OPT_LEARN) {
 		free(inv->learn);
+		free(inv->project_real);
 		inv->learn = xstrdup(value);
 	}
 }
@@ -178,6 +179,7 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 	case OPT_HIDE:
 	case OPT_RO_TRY:
 	case OPT_RW_TRY:
+	case OPT_RW_CREATE:
 	case OPT_ALLOW_SOCKET:
 	case OPT_CACHE:
 	case OPT_NO_NET:

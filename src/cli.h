@@ -70,6 +70,7 @@ struct invocation {
 	bool allow_setuid_files; /* as root, --rw over setuid files */
 	bool tty_unfiltered;	 /* output to a terminal not filtered */
 	char *project;		 /* --project as given, or NULL */
+	char *project_real;	 /* its real path, by resolve_invocation() */
 	char *learn;		 /* --learn's file, or NULL */
 	bool denials;		 /* --watch, --learn: watch writes (DENIALS) */
 	struct strv cred_masks;	 /* the credential list's paths, expanded */

@@ -17,11 +17,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "denial.h"
 #include "events.h"
+#include "nolearn.h"
 #include "util.h"
 
 struct entry {
@@ -42,17 +47,110 @@ static struct {
 	size_t distinct; /* kept, and those past DENIAL_KEEP */
 	size_t lines;	 /* said on stderr */
 	int verbosity;
-	bool quiet;	  /* the command ended: nothing more on stderr */
-	const char *home; /* never a grant, whatever asked for it */
+	bool quiet;	     /* the command ended: nothing more on stderr */
+	const char *home;    /* never a grant, whatever asked for it */
+	const char *project; /* nor what holds it: its real path */
+	struct nolearn_list *never; /* nor these (NULL: nothing learned) */
+	bool never_real;	    /* their real forms added */
+	char *home_real;
 } st = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* VERBOSITY: -q (-1) says nothing on stderr; HOME: the home directory
- * (or NULL).  Set before any reporter starts. */
+/*
+ * VERBOSITY: -q (-1) says nothing on stderr; HOME: the home directory
+ * (or NULL); PROJECT: the project's real path (or NULL); NEVER: the
+ * never-learned list, with the caller's PATH (NULL when it could not be
+ * read: then no grant is suggested or learned).  Set before any reporter
+ * starts.
+ */
 void
-denial_setup(int verbosity, const char *home)
+denial_setup(int verbosity, const char *home, const char *project,
+    struct nolearn_list *never)
 {
 	st.verbosity = verbosity;
 	st.home = home;
+	st.project = project;
+	st.never = never;
+}
+
+/* PATH as the host resolves it, or, when PATH is missing, its parent's
+ * real path with its name; NULL when neither can be had. */
+static char *
+real_form(const char *path)
+{
+	char *real = util_realpath(path);
+	cleanup_free char *parent = NULL, *rparent = NULL;
+	const char *name = strrchr(path, '/');
+
+	if (real != NULL || name == NULL || name == path)
+		return real;
+	parent = xstrndup(path, (size_t)(name - path));
+	rparent = util_realpath(parent);
+	return rparent != NULL ? util_path_join(rparent, name + 1) : NULL;
+}
+
+/*
+ * The first time a grant is judged: the list's entries where the host's
+ * links lead too, since a refused path comes resolved (a home reached
+ * through /home -> /var/home, a ~/.bashrc kept in a dotfiles
+ * repository).  Only when something was refused, so that a launch pays
+ * nothing for it.  Called by the one thread that judges, or by main()
+ * once that thread has ended.
+ */
+static void
+never_prepare(void)
+{
+	size_t n;
+
+	if (st.never_real || st.never == NULL)
+		return;
+	st.never_real = true;
+	n = st.never->n;
+	for (size_t i = 0; i < n; i++) {
+		const struct nolearn_entry *e = &st.never->v[i];
+		cleanup_free char *real = real_form(e->path);
+
+		if (real != NULL && strcmp(real, e->path) != 0)
+			nolearn_add(st.never, e->kind, real, e->what,
+			    e->setenv);
+	}
+	if (st.home != NULL)
+		st.home_real = util_realpath(st.home);
+}
+
+/*
+ * Why a grant of PATH (absolute) is too wide to suggest or learn: /, a
+ * top-level directory, the home directory or one above it, or a
+ * directory that holds the project (and so its siblings).  NULL when it
+ * is none of these.
+ */
+const char *
+denial_too_wide(const char *path)
+{
+	never_prepare();
+	if (strchr(path + 1, '/') == NULL)
+		return "/ or a top-level directory";
+	if ((st.home != NULL && util_path_within(st.home, path)) ||
+	    (st.home_real != NULL && util_path_within(st.home_real, path)))
+		return "it holds the home directory";
+	if (st.project != NULL && util_path_within(st.project, path) &&
+	    strcmp(st.project, path) != 0)
+		return "it holds the project and its siblings";
+	return NULL;
+}
+
+/*
+ * The never-learned entry that keeps a grant of PATH (absolute) from
+ * being suggested or learned (nolearn_find()), or NULL.  *UNREAD: true
+ * when the list could not be read, which keeps every grant out.
+ */
+const struct nolearn_entry *
+denial_never(const char *path, bool *unread)
+{
+	*unread = st.never == NULL;
+	if (st.never == NULL)
+		return NULL;
+	never_prepare();
+	return nolearn_find(st.never, path);
 }
 
 static char *
@@ -409,7 +507,7 @@ denial_summary(int argc, char **argv, char **command)
 	for (size_t i = 0; i < st.n; i++) {
 		cleanup_buf struct buf opt = { 0 };
 
-		if (st.e[i].option == NULL || grant_seen(i))
+		if (st.e[i].option == NULL || st.e[i].wide || grant_seen(i))
 			continue;
 		add_option(&opt, &st.e[i]);
 		buf_addc(&cmd, ' ');
@@ -483,12 +581,30 @@ writable_value(const char *v)
 	    v[len - 1] != ' ' && v[len - 1] != '\t';
 }
 
-/* Whether a grant of VALUE would be wider than any denial needs. */
+/* Whether a path grant of VALUE must not be written: too wide, or a
+ * place of the never-learned list (the watch thread said so already;
+ * this is the last look before the file). */
 static bool
 too_wide(const char *value)
 {
-	return strcmp(value, "/") == 0 ||
-	    (st.home != NULL && util_path_within(st.home, value));
+	bool unread;
+	const struct nolearn_entry *e;
+
+	if (value[0] != '/' || denial_too_wide(value) != NULL)
+		return true;
+	e = denial_never(value, &unread);
+	return unread || (e != NULL && e->kind == NOLEARN_RUNS) ||
+	    (e != NULL && e->kind == NOLEARN_CACHE);
+}
+
+/* Whether the grant of E may be written by --learn. */
+static bool
+learnable(const struct entry *e)
+{
+	return e->option != NULL && writable_value(e->value) && !e->wide &&
+	    !((strcmp(e->option, "rw") == 0 ||
+		  strcmp(e->option, "rw-create") == 0) &&
+		too_wide(e->value));
 }
 
 /* The lines --learn adds for kept entry E to OUT, given the file's TEXT
@@ -497,8 +613,7 @@ static void
 learn_entry(struct buf *out, const char *text, const struct entry *e)
 {
 	cleanup_buf struct buf comment = { 0 }, safe = { 0 };
-	bool grant = e->option != NULL && writable_value(e->value) &&
-	    !e->wide && !(strcmp(e->option, "rw") == 0 && too_wide(e->value));
+	bool grant = learnable(e);
 
 	if (grant &&
 	    (has_line(text, e->option, e->value) ||
@@ -545,8 +660,8 @@ write_all(int fd, const char *p, size_t len)
 
 /* The text of the policy file PATH, or "" when it does not exist; NULL
  * (errno set) when it cannot be read or is not a regular file. */
-static char *
-read_policy(const char *path)
+char *
+denial_learn_read(const char *path)
 {
 	cleanup_buf struct buf b = { 0 };
 	struct stat st_;
@@ -573,23 +688,160 @@ read_policy(const char *path)
 	return buf_steal(&b);
 }
 
+/* The mark a learner leaves on the file it wrote: the SHA-256 of its
+ * text, in an extended attribute, which nothing inside a sandbox that
+ * read the file can set (it is read-only there). */
+#define LEARN_MARK "user.sbox-exec.learned"
+
+static void
+learn_digest(const char *a, size_t alen, const char *b, size_t blen,
+    char out[2 * CACHE_SHA256_LEN + 1])
+{
+	cleanup_free char *all = xmalloc(alen + blen + 1);
+	uint8_t d[CACHE_SHA256_LEN];
+
+	memcpy(all, a, alen);
+	memcpy(all + alen, b, blen);
+	cache_sha256(all, alen + blen, d);
+	for (size_t i = 0; i < CACHE_SHA256_LEN; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+/* Whether TEXT, the file PATH's, is as a learner left it. */
+static bool
+learner_wrote(const char *path, const char *text)
+{
+	char want[2 * CACHE_SHA256_LEN + 1], mark[2 * CACHE_SHA256_LEN + 1];
+	ssize_t n = getxattr(path, LEARN_MARK, mark, sizeof(mark) - 1);
+
+	if (n != 2 * CACHE_SHA256_LEN)
+		return false;
+	mark[n] = '\0';
+	learn_digest(text, strlen(text), "", 0, want);
+	return strcmp(want, mark) == 0;
+}
+
+/*
+ * TEXT with ADD after it, into a new file beside PATH that takes PATH's
+ * mode and owner (ST), renamed over PATH.  Every signal that could end
+ * the launcher waits meanwhile, so that no temporary file is left behind
+ * but by SIGKILL.  0, or -1 with errno set.
+ */
+static int
+replace_file(const char *path, const struct stat *st_, const char *text,
+    const struct buf *add)
+{
+	cleanup_free char *tmp = xasprintf("%s.XXXXXX", path);
+	size_t len = strlen(text);
+	bool newline = len > 0 && text[len - 1] != '\n';
+	char mark[2 * CACHE_SHA256_LEN + 1];
+	sigset_t all, old;
+	int fd, rc = -1, saved;
+
+	{
+		cleanup_buf struct buf whole = { 0 };
+
+		buf_adds(&whole, text);
+		if (newline)
+			buf_addc(&whole, '\n');
+		learn_digest(whole.s, whole.len, add->s, add->len, mark);
+	}
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	fd = mkstemp(tmp);
+	if (fd >= 0) {
+		bool written = fchmod(fd, st_->st_mode & 07777) == 0 &&
+		    (geteuid() != 0 ||
+			fchown(fd, st_->st_uid, st_->st_gid) == 0) &&
+		    write_all(fd, text, len) == 0 &&
+		    (!newline || write_all(fd, "\n", 1) == 0) &&
+		    write_all(fd, add->s, add->len) == 0;
+
+		/* Where the file system keeps no such attribute, a learner
+		 * that ends later says that it cannot merge. */
+		if (written)
+			(void)fsetxattr(fd, LEARN_MARK, mark, strlen(mark), 0);
+		if (written && fsync(fd) == 0 && close(steal_fd(&fd)) == 0 &&
+		    rename(tmp, path) == 0)
+			rc = 0;
+		saved = errno;
+		if (fd >= 0)
+			close(fd);
+		if (rc < 0)
+			(void)unlink(tmp);
+		errno = saved;
+	}
+	saved = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = saved;
+	return rc;
+}
+
+/* The directory PATH is in, opened to lock. */
+static int
+open_parent(const char *path)
+{
+	cleanup_free char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash != NULL)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	return util_open(dir, O_RDONLY | O_DIRECTORY, 0);
+}
+
 /*
  * --learn=PATH: the grants the kept denials ask for, added to the policy
- * file PATH (made when missing) with a comment each; written whole to a
- * new file beside it and renamed over it.  0, or -1 with *WHY set.
+ * file PATH with a comment each.  BASE is PATH's text when the run began
+ * (main.c made PATH then, and the sandbox could not write it): another
+ * learner may have added to it since, and that is merged with, but a
+ * file whose text no longer starts with BASE was changed otherwise
+ * during the run and is left as it is.  Learners of one directory take
+ * turns, under a lock on it; the file is written whole beside PATH and
+ * renamed over it, keeping its mode and owner.  0, or -1 with *WHY set.
  */
 int
-denial_learn(const char *path, char **why)
+denial_learn(const char *path, const char *base, char **why)
 {
-	cleanup_free char *text = read_policy(path), *tmp = NULL;
+	cleanup_free char *text = NULL;
 	cleanup_buf struct buf add = { 0 };
-	size_t len;
-	mode_t mask;
-	int fd, saved;
+	cleanup_fd int dirfd = open_parent(path);
+	struct stat st_;
+	int fd;
 
+	if (dirfd < 0 || flock(dirfd, LOCK_EX) < 0) {
+		*why = xasprintf("cannot lock the directory of %s: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	fd = util_open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);
+	if (fd < 0 || fstat(fd, &st_) < 0 || !S_ISREG(st_.st_mode)) {
+		*why = xasprintf(
+		    "%s was removed or replaced during the run: nothing learned is written",
+		    path);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	text = denial_learn_read(path);
 	if (text == NULL) {
 		*why = xasprintf("cannot read %s: %s", path,
 		    errno == EINVAL ? "not a regular file" : strerror(errno));
+		return -1;
+	}
+	/* Changed since launch: only another learner's additions, which
+	 * it marked, are merged with. */
+	if (strcmp(text, base) != 0 &&
+	    (strncmp(text, base, strlen(base)) != 0 ||
+		!learner_wrote(path, text))) {
+		*why = xasprintf(
+		    "%s was changed during the run by something other than sbox-exec --learn: it is left as it is, and nothing learned is written",
+		    path);
 		return -1;
 	}
 	buf_adds(&add, "");
@@ -601,29 +853,13 @@ denial_learn(const char *path, char **why)
 		learn_entry(&add, text, &st.e[i]);
 	if (text[0] != '\0' && add.len == 0)
 		return 0;
-	tmp = xasprintf("%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		*why = xasprintf("cannot write beside %s: %s", path,
-		    strerror(errno));
+	if (st.n == 0 && text[0] == '\0')
+		return 0;
+	if (replace_file(path, &st_, text, &add) < 0) {
+		*why = xasprintf("cannot write %s: %s", path, strerror(errno));
 		return -1;
 	}
-	len = strlen(text);
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0644 & ~mask) < 0 || write_all(fd, text, len) < 0 ||
-	    (len > 0 && text[len - 1] != '\n' && write_all(fd, "\n", 1) < 0) ||
-	    write_all(fd, add.s, add.len) < 0 || fsync(fd) < 0) {
-		saved = errno;
-		close(fd);
-		errno = saved;
-	} else if (close(fd) == 0 && rename(tmp, path) == 0) {
-		return 0;
-	}
-	saved = errno;
-	(void)unlink(tmp);
-	*why = xasprintf("cannot write %s: %s", path, strerror(saved));
-	return -1;
+	return 0;
 }
 
 /* Forget everything (for the unit tests). */
@@ -640,4 +876,7 @@ denial_reset(void)
 	}
 	st.n = st.total = st.failed = st.distinct = st.lines = 0;
 	st.quiet = false;
+	st.never_real = false;
+	free(st.home_real);
+	st.home_real = NULL;
 }

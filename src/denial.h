@@ -43,7 +43,12 @@ struct denial_grant {
 	bool wide; /* said, but never written by --learn */
 };
 
-void denial_setup(int, const char *);
+struct nolearn_list;
+struct nolearn_entry;
+
+void denial_setup(int, const char *, const char *, struct nolearn_list *);
+const char *denial_too_wide(const char *);
+const struct nolearn_entry *denial_never(const char *, bool *);
 void denial_report(enum denial_kind, const char *, const char *,
     const struct denial_grant *);
 void denial_net(const char *, int, bool, const char *);
@@ -52,7 +57,8 @@ bool denial_wanted(void);
 void denial_quiet(void);
 size_t denial_count(void);
 void denial_summary(int, char **, char **);
-int denial_learn(const char *, char **);
+char *denial_learn_read(const char *);
+int denial_learn(const char *, const char *, char **);
 void denial_reset(void);
 
 #endif

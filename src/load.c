@@ -24,6 +24,7 @@
 
 #define CREDS_FILE "credentials"
 #define MAX_CREDS_BYTES (1 << 20)
+#define NOLEARN_FILE "never-learned"
 
 /* Read the SIZE bytes fstat() reported, no more. */
 static int
@@ -141,23 +142,24 @@ load_profile_names(struct strv *names)
 }
 
 /*
- * The shipped list: in PKGDATADIR, then, for a relocated install or a
- * build tree, relative to the executable, as the profiles are found.
- * The first that exists, or the installed path when none does.
+ * The shipped data file NAME (the credential list, the never-learned
+ * list): in PKGDATADIR, then, for a relocated install or a build tree,
+ * relative to the executable, as the profiles are found.  The first that
+ * exists, or the installed path when none does.
  */
 static char *
-shipped_credentials(void)
+shipped_data(const char *name)
 {
 	cleanup_free char *exe_dir = util_exe_dir();
 	char *cand[3] = { NULL };
 	size_t n = 0;
 	char *found = NULL;
 
-	cand[n++] = xasprintf("%s/%s", PKGDATADIR, CREDS_FILE);
+	cand[n++] = xasprintf("%s/%s", PKGDATADIR, name);
 	if (exe_dir != NULL) {
 		cand[n++] = xasprintf("%s/../share/sbox-exec/%s", exe_dir,
-		    CREDS_FILE);
-		cand[n++] = xasprintf("%s/../data/%s", exe_dir, CREDS_FILE);
+		    name);
+		cand[n++] = xasprintf("%s/../data/%s", exe_dir, name);
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
@@ -166,7 +168,7 @@ shipped_credentials(void)
 			found = util_path_absolute(cand[i], "/");
 		free(cand[i]);
 	}
-	return found ? found : xasprintf("%s/%s", PKGDATADIR, CREDS_FILE);
+	return found ? found : xasprintf("%s/%s", PKGDATADIR, name);
 }
 
 /* The user's list is theirs to have or not: missing, or (HOME being
@@ -235,7 +237,7 @@ int
 load_credentials(const struct creds_env *cenv, struct creds_list *cl,
     struct sbox_error *e)
 {
-	cleanup_free char *shipped = shipped_credentials();
+	cleanup_free char *shipped = shipped_data(CREDS_FILE);
 	cleanup_free char *user = creds_user_path(getenv("XDG_CONFIG_HOME"),
 	    getenv("HOME"));
 
@@ -244,4 +246,36 @@ load_credentials(const struct creds_env *cenv, struct creds_list *cl,
 	if (user != NULL && load_creds_file(user, false, cenv, cl, e) < 0)
 		return -1;
 	return 0;
+}
+
+/*
+ * The never-learned list (DENIALS in sbox-exec(1)): the shipped file,
+ * which must be there, into OUT.  0, or -1 with ERR set: the caller then
+ * suggests no grant at all.
+ */
+int
+load_never_learned(const struct creds_env *cenv, struct nolearn_list *out,
+    struct sbox_error *err)
+{
+	cleanup_free char *path = shipped_data(NOLEARN_FILE);
+	cleanup_free char *text = NULL;
+	struct stat st;
+
+	switch (load_text(path, MAX_CREDS_BYTES, &text, &st)) {
+	case LOAD_OK:
+		return nolearn_parse_text(text, path, cenv, out, err);
+	case LOAD_ERRNO:
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "cannot read the list of what is never learned %s: %s",
+		    path, strerror(errno));
+		return -1;
+	case LOAD_NOT_REGULAR:
+	case LOAD_TOO_BIG:
+	case LOAD_NOT_TEXT:
+		break;
+	}
+	sbox_error_set(err, SBOX_INVALID_POLICY,
+	    "cannot read the list of what is never learned %s: not a text file of at most %d bytes",
+	    path, MAX_CREDS_BYTES);
+	return -1;
 }

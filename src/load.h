@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "creds.h"
+#include "nolearn.h"
 #include "sbox.h"
 #include "util.h"
 
@@ -28,6 +29,8 @@ enum load_result load_text(const char *, size_t, char **, struct stat *);
 size_t load_profile_candidates(const char *, char *[4], bool *);
 void load_profile_names(struct strv *);
 int load_credentials(const struct creds_env *, struct creds_list *,
+    struct sbox_error *);
+int load_never_learned(const struct creds_env *, struct nolearn_list *,
     struct sbox_error *);
 
 #endif

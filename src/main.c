@@ -378,16 +378,22 @@ settle_process(void)
 }
 
 /*
- * --learn=FILE: refused up front when FILE could not be written after
- * the run (its directory missing or not writable, FILE not a regular
- * file), so that a long run does not end in nothing learned.
+ * --learn=FILE, before anything else looks at the host: FILE made (empty)
+ * when missing, so that the launch pins it read-only as it does the
+ * policy files it reads (HOST PROTECTION in sbox-exec(1)), and so that
+ * --learn=FILE --policy=FILE works on the first run; its text now, which
+ * the merge after the run expects to find at its start.  Refused up
+ * front when FILE could not be written after the run (its directory
+ * missing or not writable, FILE not a regular file), so that a long run
+ * does not end in nothing learned.
  */
 static int
-learn_writable(const char *file, struct sbox_error *err)
+learn_open(const char *file, char **text, struct sbox_error *err)
 {
 	cleanup_free char *dir = xstrdup(file);
 	char *slash = strrchr(dir, '/');
 	struct stat st;
+	int fd;
 
 	if (slash == dir)
 		slash[1] = '\0';
@@ -405,18 +411,34 @@ learn_writable(const char *file, struct sbox_error *err)
 		    "--learn: %s is not a regular file", file);
 		return -1;
 	}
+	fd = util_open(file, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK,
+	    0666);
+	if (fd < 0) {
+		sbox_error_set(err, SBOX_INVALID_POLICY, "--learn: %s: %s",
+		    file, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	*text = denial_learn_read(file);
+	if (*text == NULL) {
+		sbox_error_set(err, SBOX_INVALID_POLICY, "--learn: %s: %s",
+		    file,
+		    errno == EINVAL ? "not a regular file" : strerror(errno));
+		return -1;
+	}
 	return 0;
 }
 
-/* After the run: --learn's policy file (DENIALS in sbox-exec(1)). */
+/* After the run: --learn's policy file (DENIALS in sbox-exec(1)), from
+ * BASE, its text at launch. */
 static void
-learn(const struct invocation *inv)
+learn(const struct invocation *inv, const char *base)
 {
 	cleanup_free char *why = NULL;
 
-	if (inv->learn == NULL)
+	if (inv->learn == NULL || base == NULL)
 		return;
-	if (denial_learn(inv->learn, &why) < 0)
+	if (denial_learn(inv->learn, base, &why) < 0)
 		util_say("--learn: %s", why);
 	else if (inv->verbosity > 0)
 		util_say("--learn: %s written", inv->learn);
@@ -426,12 +448,23 @@ learn(const struct invocation *inv)
  * the placeholders let go, and the last event. */
 static void
 after_run(struct invocation *inv, int code, char **argv,
-    const struct timespec *start)
+    const struct timespec *start, const char *learn_base)
 {
+	sigset_t ending, old;
+
+	/* The command has ended: a signal that would end the launcher now
+	 * waits until what the run learned is written. */
+	sigemptyset(&ending);
+	sigaddset(&ending, SIGHUP);
+	sigaddset(&ending, SIGINT);
+	sigaddset(&ending, SIGQUIT);
+	sigaddset(&ending, SIGTERM);
+	sigprocmask(SIG_BLOCK, &ending, &old);
 	audit_git(inv, start);
 	denial_summary((int)(inv->command - argv), argv, inv->command);
-	learn(inv);
+	learn(inv, learn_base);
 	protect_release(&inv->holds);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	say_exit(code);
 }
 
@@ -493,6 +526,8 @@ main(int argc, char **argv)
 	struct located bw = { .fd = -1 };
 	struct sbox_error err = { 0 };
 	struct launch_spec spec;
+	struct nolearn_list never = { 0 };
+	char *learn_base = NULL;
 	struct timespec start;
 	int code;
 
@@ -514,6 +549,12 @@ main(int argc, char **argv)
 			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 		cli_free(&inv);
 		return flush_stdout() == 0 ? 0 : SBOX_EXIT_REFUSED;
+	}
+	if (inv.mode == MODE_RUN && inv.learn != NULL &&
+	    inv.err.detail == NULL &&
+	    learn_open(inv.learn, &learn_base, &err) < 0) {
+		inv.err = err;
+		err = (struct sbox_error){ 0 };
 	}
 	(void)resolve_invocation(&inv);
 	phase_mark("resolved");
@@ -549,21 +590,24 @@ main(int argc, char **argv)
 		.ready = on_ready,
 		.ready_ctx = &rep,
 	};
-	if (inv.mode == MODE_RUN && inv.learn != NULL &&
-	    learn_writable(inv.learn, &err) < 0)
+	/* Fail closed: without the list, no grant could be judged safe. */
+	if (inv.mode == MODE_RUN && inv.denials &&
+	    resolve_never_learned(&inv, &never, &err) < 0)
 		refuse(&rep, &err);
-	denial_setup(inv.verbosity, getenv("HOME"));
+	denial_setup(inv.verbosity, getenv("HOME"), inv.project_real, &never);
 	/* The clock file times come from: nothing changed later is older. */
 	clock_gettime(CLOCK_REALTIME_COARSE, &start);
 	launch_planned(&rep, &inv, &spec, argc, argv, &code);
 	phase_mark("ended");
 	if (inv.mode == MODE_RUN)
-		after_run(&inv, code, argv, &start);
+		after_run(&inv, code, argv, &start, learn_base);
 	phase_mark("done");
 	/* --check --json: the answer is the line on stdout. */
 	if (rep.stdout_failed)
 		code = SBOX_EXIT_REFUSED;
 	locate_free(&bw);
+	nolearn_clear(&never);
+	free(learn_base);
 	cli_free(&inv);
 	free(rep.sockets);
 	return code;

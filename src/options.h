@@ -55,6 +55,9 @@ enum opt_section {
 	X(RW_TRY, "rw-try", 0, required_argument, SCOPE_ANYWHERE,              \
 	    SECTION_FILESYSTEM,                                                \
 	    "=PATH\tas --rw, skipped when PATH is missing")                    \
+	X(RW_CREATE, "rw-create", 0, required_argument, SCOPE_ANYWHERE,        \
+	    SECTION_FILESYSTEM,                                                \
+	    "=DIR\tas --rw, creating DIR (not its parents) when missing")      \
 	X(CACHE, "cache", 0, required_argument, SCOPE_ANYWHERE,                \
 	    SECTION_FILESYSTEM,                                                \
 	    "=NAME\ta private cache of the project, created, writable")        \

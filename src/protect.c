@@ -1003,7 +1003,7 @@ plan_listed(struct plan *pl, const struct policy *p,
 
 /*
  * sbox-exec's own files: its executable, the bundled bwrap, the shipped
- * profiles and credential list, where installed and where a relocated
+ * profiles, credential list and never-learned list, where installed and where a relocated
  * install (or a build tree) keeps them.  A command that could change one
  * would choose what the next sandbox is, or run outside it (sbox-exec(1),
  * HOST PROTECTION): each is read-only in a writable grant, and the
@@ -1014,18 +1014,20 @@ static void
 plan_own_files(struct plan *pl)
 {
 	cleanup_free char *dir = util_exe_dir();
-	char *places[8];
+	char *places[10];
 	size_t n = 0;
 
 	places[n++] = xstrdup("/proc/self/exe");
 	places[n++] = xstrdup(PKGLIBEXECDIR "/bwrap");
 	places[n++] = xstrdup(PKGDATADIR "/profiles");
 	places[n++] = xstrdup(PKGDATADIR "/credentials");
+	places[n++] = xstrdup(PKGDATADIR "/never-learned");
 	if (dir != NULL) {
 		places[n++] = xasprintf("%s/../libexec/sbox-exec/bwrap", dir);
 		places[n++] = xasprintf("%s/../share/sbox-exec", dir);
 		places[n++] = xasprintf("%s/../profiles", dir);
 		places[n++] = xasprintf("%s/../data/credentials", dir);
+		places[n++] = xasprintf("%s/../data/never-learned", dir);
 	}
 	for (size_t i = 0; i < n; i++) {
 		char *real = existing_realpath(pl, places[i]);
@@ -1038,6 +1040,29 @@ plan_own_files(struct plan *pl)
 		if (i > 0)
 			note_links_on(pl, places[i], "sbox-exec's own files");
 		free(places[i]);
+		plan_pin_above(pl, real);
+		plan_add(pl, WANT_READONLY, real);
+	}
+}
+
+/*
+ * The policy files this launch read and --learn's file: what the next
+ * launch reads to choose its sandbox.  Read-only wherever a grant would
+ * make one writable, with the directories above it pinned, as
+ * sbox-exec's own files are (sbox-exec(1), HOST PROTECTION): a command
+ * that could edit one would choose its next sandbox itself.
+ */
+static void
+plan_config_files(struct plan *pl, const struct strv *files)
+{
+	for (size_t i = 0; files != NULL && i < files->n; i++) {
+		char *real = existing_realpath(pl, files->v[i]);
+
+		if (real == NULL || plan_hides(pl, real)) {
+			free(real);
+			continue;
+		}
+		note_links_on(pl, files->v[i], "a policy file");
 		plan_pin_above(pl, real);
 		plan_add(pl, WANT_READONLY, real);
 	}
@@ -1065,6 +1090,7 @@ plan_defaults(struct plan *pl, const struct policy *p,
 
 	plan_listed(pl, p, env);
 	plan_own_files(pl);
+	plan_config_files(pl, env->config_files);
 
 	/* The status socket: the command must not be able to forge one. */
 	for (size_t i = 0; i < env->nstatus_sockets; i++)

@@ -38,10 +38,11 @@ struct protect_env {
 	uid_t uid;
 	char **status_sockets; /* pathname ones are masked too */
 	size_t nstatus_sockets;
-	const struct creds_list *creds; /* masks and socket places */
-	const struct creds_env *cenv;	/* what patterns expand with */
-	struct protect_holds *holds;	/* placeholders may be made: a run */
-	struct strv *warnings;		/* said on stderr (but with -q) */
+	const struct creds_list *creds;	 /* masks and socket places */
+	const struct creds_env *cenv;	 /* what patterns expand with */
+	struct protect_holds *holds;	 /* placeholders may be made: a run */
+	struct strv *warnings;		 /* said on stderr (but with -q) */
+	const struct strv *config_files; /* policy files read, --learn's */
 };
 
 int protect_add_defaults(struct policy *, const struct protect_env *,

@@ -65,6 +65,7 @@ struct resolver {
 	char *cache_root;	  /* ${CACHE}, once asked for */
 	char *node_modules;	  /* ${COMMAND_NODE_MODULES}, once asked for */
 	bool node_modules_set;
+	struct strv config_files; /* the policy files read: real paths */
 };
 
 #define fail(rs, o, ...) cli_fail((rs)->inv, (o)->file, (o)->line, __VA_ARGS__)
@@ -229,7 +230,7 @@ grant_source(struct resolver *rs, enum opt_id id, const char *value,
 static enum mount_kind
 grant_kind(enum opt_id id, const struct stat *st)
 {
-	if (id == OPT_RW || id == OPT_RW_TRY)
+	if (id == OPT_RW || id == OPT_RW_TRY || id == OPT_RW_CREATE)
 		return MOUNT_RW;
 	if (id == OPT_HIDE)
 		return S_ISDIR(st->st_mode) ? MOUNT_HIDE_DIR : MOUNT_HIDE_FILE;
@@ -271,6 +272,51 @@ add_path(struct resolver *rs, enum opt_id id, const char *value,
 	m->from_file = o->file != NULL;
 	if (strcmp(dest, src) != 0)
 		m->given = steal_pointer(&dest);
+}
+
+/*
+ * --rw-create: DIR made when missing, then granted as --rw grants it.
+ * Only DIR itself is made, with the mode mkdir(1) would give it, in a
+ * parent that exists; the parent is reached as the grant itself would
+ * be (from a policy file, through no planted link), and DIR is made in
+ * the directory opened, so that nothing swapped in between leads the
+ * creation elsewhere.  --print makes nothing.
+ */
+static void
+add_created(struct resolver *rs, const char *value, const struct origin *o)
+{
+	struct policy *p = &rs->inv->policy;
+	cleanup_free char *dest = util_path_absolute(value, p->cwd);
+	cleanup_free char *parent = NULL, *src = NULL;
+	const char *name = strrchr(dest, '/') + 1;
+	struct stat st;
+	int fd;
+
+	if (name[0] == '\0' || util_lstat(dest, &st) == 0 || errno != ENOENT) {
+		add_path(rs, OPT_RW_CREATE, value, o);
+		return;
+	}
+	if (rs->inv->mode == MODE_PRINT) {
+		struct mount *m = policy_add_mount(p, MOUNT_RW, dest, dest);
+
+		m->from_file = o->file != NULL;
+		return;
+	}
+	parent = xstrndup(dest, (size_t)(name - dest - 1));
+	src = grant_source(rs, OPT_RW_CREATE, parent[0] != '\0' ? parent : "/",
+	    parent[0] != '\0' ? parent : "/", o);
+	if (src == NULL)
+		return;
+	fd = util_open(src, O_RDONLY | O_DIRECTORY, 0);
+	if (fd < 0 || (mkdirat(fd, name, 0777) < 0 && errno != EEXIST)) {
+		fail(rs, o, "--rw-create: cannot create %s: %s", value,
+		    strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	close(fd);
+	add_path(rs, OPT_RW_CREATE, value, o);
 }
 
 static void
@@ -563,6 +609,12 @@ load_policy(struct resolver *rs, const char *path, const char *opt,
 	}
 	if (!may_include(rs, &st, path, opt, from))
 		return;
+	{
+		char *real = util_realpath(path);
+
+		if (real != NULL)
+			strv_take(&rs->config_files, real);
+	}
 	rs->stack[rs->depth].dev = st.st_dev;
 	rs->stack[rs->depth].ino = st.st_ino;
 	rs->depth++;
@@ -672,6 +724,9 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 	case OPT_RW_TRY:
 	case OPT_ALLOW_SOCKET:
 		add_path(rs, id, value, o);
+		break;
+	case OPT_RW_CREATE:
+		add_created(rs, value, o);
 		break;
 	case OPT_NET:
 	case OPT_NO_NET:
@@ -790,7 +845,7 @@ env_lookup(const char *name, void *ctx)
 }
 
 static void
-add_protection(struct invocation *inv)
+add_protection(struct invocation *inv, struct strv *config_files)
 {
 	cleanup_free char *pw_home = passwd_home(util_uid());
 	struct creds_list cl = { 0 };
@@ -809,9 +864,18 @@ add_protection(struct invocation *inv)
 		.cenv = &cenv,
 		.holds = inv->mode == MODE_RUN ? &inv->holds : NULL,
 		.warnings = &inv->warnings,
+		.config_files = config_files,
 	};
 	struct sbox_error e = { 0 };
 
+	/* --learn's file (made at launch when missing: main.c), read by the
+	 * next launch like the policy files this one read. */
+	if (inv->learn != NULL && inv->mode == MODE_RUN) {
+		char *real = util_realpath(inv->learn);
+
+		if (real != NULL)
+			strv_take(config_files, real);
+	}
 	if ((load_credentials(&cenv, &cl, &e) < 0 ||
 		protect_add_defaults(&inv->policy, &env, &e) < 0) &&
 	    inv->err.detail == NULL)
@@ -823,6 +887,36 @@ add_protection(struct invocation *inv)
 	inv->cred_masks = cl.masks;
 	cl.masks = (struct strv){ 0 };
 	creds_list_clear(&cl);
+}
+
+/*
+ * What --learn never grants and --watch never suggests (DENIALS in
+ * sbox-exec(1)): the shipped never-learned list, for both homes, and
+ * every directory on the caller's PATH but the project's own (a
+ * project's bin directory put there by its tools is the project's, which
+ * a grant of the project holds already).  0, or -1 with ERR set.
+ */
+int
+resolve_never_learned(const struct invocation *inv, struct nolearn_list *out,
+    struct sbox_error *err)
+{
+	cleanup_free char *pw_home = passwd_home(util_uid());
+	struct creds_env cenv = {
+		.homes = { getenv("HOME"), pw_home },
+		.getenv = env_lookup,
+	};
+	struct nolearn_list path = { 0 };
+
+	if (load_never_learned(&cenv, out, err) < 0)
+		return -1;
+	nolearn_add_dirs(&path, getenv("PATH"), "path");
+	for (size_t i = 0; i < path.n; i++)
+		if (inv->project_real == NULL ||
+		    !util_path_within(path.v[i].path, inv->project_real))
+			nolearn_add(out, NOLEARN_RUNS, path.v[i].path,
+			    path.v[i].what, NULL);
+	nolearn_clear(&path);
+	return 0;
 }
 
 /* Status descriptors must be open (one that is not is dropped: nothing
@@ -1185,7 +1279,8 @@ resolve_invocation(struct invocation *inv)
 	apply_requests(&rs);
 	for (size_t i = 0; i < N_ANCHORS; i++)
 		free(rs.anchors[i]);
-	free(rs.project);
+	free(inv->project_real);
+	inv->project_real = steal_pointer(&rs.project);
 	free(rs.cache_root);
 	free(rs.node_modules);
 	if (inv->bwrap == NULL && env_bwrap != NULL && env_bwrap[0] != '\0') {
@@ -1208,9 +1303,12 @@ resolve_invocation(struct invocation *inv)
 		    "--upstream-proxy-auth-file: no upstream proxy is in use (give --upstream-proxy=URL, or set HTTPS_PROXY)");
 	add_base_mounts(&inv->policy);
 	/* Refused already: no need to look further at the host. */
-	if (inv->err.detail != NULL)
+	if (inv->err.detail != NULL) {
+		strv_clear(&rs.config_files);
 		return -1;
-	add_protection(inv);
+	}
+	add_protection(inv, &rs.config_files);
+	strv_clear(&rs.config_files);
 	if (inv->err.detail == NULL &&
 	    policy_finish(&inv->policy, &inv->err) == 0)
 		check_chdir(inv);

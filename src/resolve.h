@@ -10,7 +10,10 @@
 #define SBOX_RESOLVE_H
 
 #include "cli.h"
+#include "nolearn.h"
 
 int resolve_invocation(struct invocation *);
+int resolve_never_learned(const struct invocation *, struct nolearn_list *,
+    struct sbox_error *);
 
 #endif

@@ -49,6 +49,7 @@
 #include "cache.h"
 #include "denial.h"
 #include "fd.h"
+#include "nolearn.h"
 #include "seccomp.h"
 #include "util.h"
 #include "watch.h"
@@ -501,17 +502,6 @@ refused(const struct mount *m, enum op op, const char *abs,
 	return false;
 }
 
-/* Whether a grant of DIR would be wider than any denial needs: /, a
- * top-level directory, the home directory or one above it. */
-static bool
-too_wide(const char *dir)
-{
-	const char *slash = strchr(dir + 1, '/');
-
-	return slash == NULL ||
-	    (w.home != NULL && util_path_within(w.home, dir));
-}
-
 /* A place of the credential list that PATH is in, or that lies within
  * PATH, or NULL. */
 static const char *
@@ -524,20 +514,20 @@ credential_at(const char *path)
 	return NULL;
 }
 
-/* Whether DIR lies in a directory of the home whose name starts with a
- * dot (~/.npm, ~/.cargo/registry): a tool's own, which the same tool
- * outside the sandbox reads and may run code from. */
+/* Whether PATH lies in the home in a file or directory whose name
+ * starts with a dot (~/.npm, ~/.cargo/registry, ~/.foorc): a tool's own,
+ * which the same tool outside the sandbox reads and may run code from. */
 static bool
-in_home_dot_dir(const char *dir)
+in_home_dot(const char *path)
 {
 	size_t len;
 
-	if (w.home == NULL || !util_path_within(dir, w.home))
+	if (w.home == NULL || !util_path_within(path, w.home))
 		return false;
 	len = strlen(w.home);
 	while (len > 1 && w.home[len - 1] == '/')
 		len--;
-	return dir[len] == '/' && dir[len + 1] == '.';
+	return path[len] == '/' && path[len + 1] == '.';
 }
 
 /* A hidden place of the policy within DIR, or NULL. */
@@ -567,7 +557,9 @@ cache_name(const char *abs)
 	len = strlen(w.cache_base);
 	rest = abs + len + (w.cache_base[len - 1] == '/' ? 0 : 1);
 	end = strchr(rest, '/');
-	if (end == NULL || end == rest)
+	if (end == NULL)
+		end = rest + strlen(rest);
+	if (end == rest)
 		return NULL;
 	name = xstrndup(rest, (size_t)(end - rest));
 	if (strcmp(name, "sbox-exec") == 0 || !cache_name_ok(name)) {
@@ -577,7 +569,67 @@ cache_name(const char *abs)
 	return name;
 }
 
-/* Say the refused write to ABS by CALL, with the narrowest grant. */
+/*
+ * A grant of PATH barred by the never-learned list (a place code runs
+ * from later, a shared cache: DENIALS in sbox-exec(1)), into *G with
+ * NOTE (owned by the caller); HELD: PATH is the grant's, which may hold
+ * such a place rather than lie in one.  True when barred.
+ */
+static bool
+never_granted(const char *path, bool held, struct denial_grant *g, char **note,
+    char **setenv)
+{
+	bool unread;
+	const struct nolearn_entry *e = denial_never(path, &unread);
+
+	if (unread) {
+		g->note =
+		    "the list of what is never learned could not be read: no option is suggested";
+		return true;
+	}
+	if (e == NULL || (!held && !util_path_within(path, e->path)))
+		return false;
+	if (e->kind == NOLEARN_CACHE && util_path_within(path, e->path)) {
+		*setenv = xstrdup(e->setenv);
+		*note = xasprintf(
+		    "%s is a package cache shared with the tools outside the sandbox; a private cache serves instead, with --setenv %s",
+		    e->path, e->setenv);
+		*g = (struct denial_grant){ .option = "cache",
+			.value = e->what,
+			.setenv = *setenv,
+			.note = *note };
+		return true;
+	}
+	if (util_path_within(path, e->path))
+		*note = xasprintf(
+		    "%s is %s, which runs code outside the sandbox later: no option is suggested",
+		    e->path, e->what);
+	else if (e->kind == NOLEARN_CACHE)
+		*note = xasprintf(
+		    "a grant of %s would hold %s, a package cache shared with the tools outside the sandbox: no option is suggested",
+		    path, e->path);
+	else
+		*note = xasprintf(
+		    "a grant of %s would hold %s, %s, which runs code outside the sandbox later: no option is suggested",
+		    path, e->path, e->what);
+	*g = (struct denial_grant){ .note = *note };
+	return true;
+}
+
+/* Whether CALL makes a directory. */
+static bool
+makes_dir(const char *call)
+{
+	return strcmp(call, "mkdir") == 0 || strcmp(call, "mkdirat") == 0;
+}
+
+/*
+ * Say the refused write to ABS by CALL, with the narrowest grant that
+ * lets it through: the directory written in, an existing file alone
+ * where its directory would be too wide, a missing directory made by
+ * --rw-create; never one that holds the home or the project's siblings,
+ * nor a place of the never-learned list.
+ */
 static void
 say_write(const struct mount *m, const char *abs, const char *call)
 {
@@ -585,8 +637,9 @@ say_write(const struct mount *m, const char *abs, const char *call)
 	cleanup_free char *dir = NULL, *name = NULL, *setenv = NULL;
 	cleanup_free char *note = NULL;
 	const struct mount *hidden;
-	const char *cred;
+	const char *cred, *wide, *option = "rw";
 	mode_t mode = 0;
+	bool there;
 
 	if (!denial_wanted()) {
 		denial_report(DENIAL_WRITE, abs, call, NULL);
@@ -603,6 +656,10 @@ say_write(const struct mount *m, const char *abs, const char *call)
 		denial_report(DENIAL_WRITE, abs, call, &g);
 		return;
 	}
+	if (never_granted(abs, false, &g, &note, &setenv)) {
+		denial_report(DENIAL_WRITE, abs, call, &g);
+		return;
+	}
 	if ((name = cache_name(abs)) != NULL) {
 		setenv = xasprintf("XDG_CACHE_HOME ${CACHE}/%s", name);
 		note = xasprintf(
@@ -615,48 +672,60 @@ say_write(const struct mount *m, const char *abs, const char *call)
 		denial_report(DENIAL_WRITE, abs, call, &g);
 		return;
 	}
-	dir = exists(abs, &mode) && mode == S_IFDIR ? xstrdup(abs) :
-						      parent_of(abs);
-	if (too_wide(dir)) {
-		if (exists(abs, &mode) && mode != S_IFDIR)
-			g = (struct denial_grant){
-				.option = "rw",
-				.value = abs,
-				.note =
-				    "the file alone: its directory would be too wide a grant"
-			};
-		else if (strcmp(dir, "/") != 0)
-			g = (struct denial_grant){ .option = "rw",
-				.value = dir,
-				.note =
-				    "all of it, a wide grant that --learn leaves out; a directory below it is narrower",
-				.wide = true };
-		else
+	there = exists(abs, &mode);
+	if (there && mode == S_IFDIR) {
+		dir = xstrdup(abs);
+	} else if (!there && makes_dir(call)) {
+		dir = xstrdup(abs);
+		option = "rw-create";
+	} else {
+		dir = parent_of(abs);
+	}
+	if ((wide = denial_too_wide(dir)) == NULL) {
+		g = (struct denial_grant){ .option = option, .value = dir };
+	} else if (there && mode != S_IFDIR) {
+		bool dot = in_home_dot(abs);
+
+		g = (struct denial_grant){ .option = "rw",
+			.value = abs,
+			.note = dot ?
+			    "the file alone, a file of the home whose name starts with a dot, which tools outside the sandbox read: --learn leaves it out" :
+			    "the file alone: its directory would be too wide a grant",
+			.wide = dot };
+	} else {
+		if (strcmp(dir, "/") == 0)
 			g.note =
 			    "no option is suggested for a file directly in /";
-	} else if ((cred = credential_at(abs)) != NULL ||
-	    (cred = credential_at(dir)) != NULL) {
-		note = util_path_within(cred, dir) ?
+		else
+			g.note = note = xasprintf(
+			    "a grant of %s would be too wide (%s), and a new file cannot be granted alone: no option is suggested",
+			    dir, wide);
+		denial_report(DENIAL_WRITE, abs, call, &g);
+		return;
+	}
+	if (never_granted(g.value, true, &g, &note, &setenv)) {
+		denial_report(DENIAL_WRITE, abs, call, &g);
+		return;
+	}
+	if ((cred = credential_at(abs)) != NULL ||
+	    (cred = credential_at(g.value)) != NULL) {
+		note = util_path_within(cred, g.value) ?
 		    xasprintf(
 			"%s is on the credential list (HOST PROTECTION in sbox-exec(1)): no option is suggested",
 			cred) :
 		    xasprintf(
 			"%s holds %s, which is on the credential list (HOST PROTECTION in sbox-exec(1)): no option is suggested",
-			dir, cred);
-		g.note = note;
-	} else if (in_home_dot_dir(dir)) {
-		g = (struct denial_grant){ .option = "rw",
-			.value = dir,
-			.note =
-			    "a tool's own directory in the home, which tools outside the sandbox read too; --learn leaves it out: a private cache (--cache) the tool is pointed at is safer",
-			.wide = true };
-	} else if ((hidden = hides_within(dir)) != NULL) {
+			g.value, cred);
+		g = (struct denial_grant){ .note = note };
+	} else if (!g.wide && in_home_dot(g.value)) {
+		g.note =
+		    "a tool's own place in the home, which tools outside the sandbox read too; --learn leaves it out: a private cache (--cache) the tool is pointed at is safer";
+		g.wide = true;
+	} else if ((hidden = hides_within(g.value)) != NULL) {
 		note = xasprintf(
 		    "%s holds %s, which host protection hides; a policy file cannot grant it, type --rw=%s if you mean it",
-		    dir, hidden->dest, dir);
-		g.note = note;
-	} else {
-		g = (struct denial_grant){ .option = "rw", .value = dir };
+		    g.value, hidden->dest, g.value);
+		g = (struct denial_grant){ .note = note };
 	}
 	denial_report(DENIAL_WRITE, abs, call, &g);
 }

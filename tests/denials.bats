@@ -58,22 +58,26 @@ _home_file() {
 	run --separate-stderr sbx --watch -- touch "$H/x"
 	assert_failed "touch ~/x"
 	assert_contains "$stderr" "sbox-exec: refused: write to $H/x ("
-	assert_contains "$stderr" "to allow: --rw=$H (all of it, a wide grant"
+	# A grant of the home is never suggested, and a new file cannot be
+	# granted alone (sbox-exec(1), DENIALS).
+	assert_contains "$stderr" "; a grant of $H would be too wide (it holds the home directory), and a new file cannot be granted alone: no option is suggested"
+	refute_contains "$stderr" "to allow:"
 	assert_absent "$H/x"
 }
 
-@test "touch ~/x names the path and a grant, and says the grant is wide" {
+@test "touch ~/x names the path, and why no grant is suggested" {
 	each_user _home_file
 }
 
-@test "as root, sh -c 'echo > /etc/x' names /etc/x" {
+@test "as root, sh -c 'echo > /etc/x' names /etc/x, a system directory, with no grant" {
 	requires root
 	local f=/etc/sbox-denials-$$
 	# The control: root writes /etc outside.
 	echo >"$f" && rm -f "$f"
 	run --separate-stderr "$SBOX_EXEC" --watch -- sh -c "echo > $f"
 	assert_failed "writing $f"
-	assert_contains "$stderr" "sbox-exec: refused: write to $f (openat); to allow: --rw=/etc"
+	assert_contains "$stderr" "sbox-exec: refused: write to $f (openat); /etc is a system directory, which runs code outside the sandbox later: no option is suggested"
+	refute_contains "$stderr" "to allow:"
 	assert_absent "$f"
 }
 
@@ -95,9 +99,12 @@ _learn() {
 
 	run --separate-stderr sbx --rw "$P" --learn="$pol" -- make -s -C "$P"
 	assert_failed "make writing beside the project"
-	assert_contains "$stderr" "to allow: --rw=$B"
+	# The narrowest grant: the directory make creates, made at launch.
+	assert_contains "$stderr" "to allow: --rw-create=$B/obj"
 	assert_file "$pol" "$(cat "$pol")"
-	grep -qx -- "--rw $B" "$pol"
+	grep -qx -- "--rw-create $B/obj" "$pol"
+	run grep -x -- "--rw $B" "$pol"
+	assert_status 1
 	# Never the home directory or / (sbox-exec(1), DENIALS).
 	run grep -E -- "^--rw (/|$H)\$" "$pol"
 	assert_status 1
@@ -106,7 +113,7 @@ _learn() {
 		make -s -C "$P"
 	assert_status 0
 	assert_file "$B/obj/out" built
-	assert_eq "$(grep -c -- "^--rw $B\$" "$pol")" 1
+	assert_eq "$(grep -c -- "^--rw-create $B/obj\$" "$pol")" 1
 }
 
 @test "--learn: make writing into a build directory beside the project, then --policy of what was learned succeeds" {
@@ -265,7 +272,7 @@ _events() {
 		sh -c 'mkdir "$1/d"' sh "$B" 3>"$D/events"
 	assert_failed "mkdir beside the project"
 	assert_eq "$(jq -c 'select(.event == "fs-denied")' "$D/events")" \
-		'{"event":"fs-denied","path":"'"$B/d"'","call":"mkdir","allow":"--rw='"$B"'"}'
+		'{"event":"fs-denied","path":"'"$B/d"'","call":"mkdir","allow":"--rw-create='"$B/d"'"}'
 }
 
 @test "a refused write is an fs-denied event on --log-fd" {

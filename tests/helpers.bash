@@ -179,13 +179,15 @@ sbox_credentials() {
 }
 
 # install_sbox PREFIX: sbox-exec as a relocated install, PREFIX/bin, with
-# the credential list and the profiles in PREFIX/share/sbox-exec; prints
+# the credential list, the never-learned list and the profiles in
+# PREFIX/share/sbox-exec; prints
 # the binary's path.
 install_sbox() {
 	local share=$1/share/sbox-exec profiles
 	mkdir -p "$1/bin" "$share/profiles"
 	cp "$SBOX_EXEC" "$1/bin/sbox-exec"
 	cp "$(sbox_credentials)" "$share/credentials"
+	cp "$(dirname "$(sbox_credentials)")/never-learned" "$share/never-learned"
 	profiles=$(dirname "$SBOX_EXEC")/../profiles
 	[ -d "$profiles" ] || profiles=$(dirname "$SBOX_EXEC")/../share/sbox-exec/profiles
 	cp "$profiles"/*.policy "$share/profiles/"
