@@ -389,9 +389,12 @@ denial_lines_left(void)
 /*
  * The proxy's word on HOST, port PORT: REFUSED by the allow-list (WHY its
  * reason), or allowed but not resolved or not reached (WHY says which).
+ * OWN_NAME: refused as a name of this host on the way to an upstream
+ * proxy, which no address entry allows.
  */
 void
-denial_net(const char *host, int port, bool refused, const char *why)
+denial_net(const char *host, int port, bool refused, bool own_name,
+    const char *why)
 {
 	struct denial_grant g = { 0 };
 	cleanup_free char *what = xasprintf("%s:%d", host, port);
@@ -416,6 +419,9 @@ denial_net(const char *host, int port, bool refused, const char *why)
 			port);
 		g.option = "allow-host";
 		g.value = value;
+	} else if (own_name) {
+		g.note =
+		    "a name of this host does not go to the upstream proxy: NO_PROXY and an address entry (--allow-host=ADDRESS) would connect it directly";
 	} else if (strncmp(why, "resolves to", 11) == 0) {
 		g.note =
 		    "an address entry (--allow-host=ADDRESS) would allow it";

@@ -51,7 +51,7 @@ const char *denial_too_wide(const char *);
 const struct nolearn_entry *denial_never(const char *, bool *);
 void denial_report(enum denial_kind, const char *, const char *,
     const struct denial_grant *);
-void denial_net(const char *, int, bool, const char *);
+void denial_net(const char *, int, bool, bool, const char *);
 bool denial_lines_left(void);
 bool denial_wanted(void);
 void denial_quiet(void);

@@ -11,7 +11,9 @@
  * kernel's routing decision, for an address it delivers locally without
  * it being on an interface (a "local" route, such as 127.0.0.0/8 or one
  * added for a whole network, with or without a source address of its
- * own): the route lookup of "ip route get", asked over netlink.
+ * own): the route lookup of "ip route get", asked over netlink.  And
+ * the host's own names, for a name passed on to an upstream proxy
+ * unresolved: gethostname(), and the canonical name it resolves to here.
  * MUST NOT print or exit; MUST say when it could not find out (the
  * proxy then connects to nothing rather than to what it could not judge).
  */
@@ -22,6 +24,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -159,4 +162,27 @@ hostnet_routes_here(int family, const unsigned char *a)
 		return -1;
 	}
 	return ((struct rtmsg *)NLMSG_DATA(&ans.nh))->rtm_type == RTN_LOCAL;
+}
+
+/*
+ * This host's own names: its name (gethostname()) into NAME, and the
+ * canonical name that resolves to here (its FQDN, where the resolver
+ * knows one) into FQDN, each of SIZE bytes; an empty string for one
+ * there is none of.
+ */
+void
+hostnet_names(char *name, char *fqdn, size_t size)
+{
+	struct addrinfo hints = { .ai_flags = AI_CANONNAME }, *ai = NULL;
+
+	name[0] = fqdn[0] = '\0';
+	if (gethostname(name, size) < 0 || memchr(name, '\0', size) == NULL) {
+		name[0] = '\0';
+		return;
+	}
+	if (getaddrinfo(name, NULL, &hints, &ai) != 0)
+		return;
+	if (ai->ai_canonname != NULL)
+		strlcpy(fqdn, ai->ai_canonname, size);
+	freeaddrinfo(ai);
 }

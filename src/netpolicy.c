@@ -10,7 +10,9 @@
  * multicast, or one of this host's own addresses or networks, unless an
  * address entry covers it (an allowed name that a resolver points at
  * 127.0.0.1 or 169.254.169.254 reaches nothing); let an IP literal
- * through only where an address entry covers it.
+ * through only where an address entry covers it.  A name that means
+ * this host by itself (localhost, the host's own name) is told apart
+ * too, for the proxy to refuse where nothing is resolved here.
  * Pure: strings and bytes in, decisions out; no I/O, no exit.
  */
 #include "config.h"
@@ -19,6 +21,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 
 #include "netpolicy.h"
@@ -341,6 +344,50 @@ netpolicy_check_name(const struct netpolicy *np, const char *host, int port)
 		other_port = true;
 	}
 	return other_port ? "port not in allow-list" : "not in allow-list";
+}
+
+/* Whether NAME is the name OWN, in any case, either with a final dot. */
+static bool
+same_name(const char *name, const char *own)
+{
+	size_t n = strlen(name), o = strlen(own);
+
+	if (n > 0 && name[n - 1] == '.')
+		n--;
+	if (o > 0 && own[o - 1] == '.')
+		o--;
+	return o > 0 && n == o && strncasecmp(name, own, n) == 0;
+}
+
+/*
+ * Whether the name HOST (netpolicy_host()'s form) means this host, by
+ * itself, whatever it resolves to: "localhost" and every name below it
+ * (RFC 6761, 6.3), a name whose first label is localhost, localhost4 or
+ * localhost6 (the distributions' "localhost.localdomain",
+ * "localhost6.localdomain6"), ip6-localhost and ip6-loopback, and the
+ * N names in OWN (this host's name and its FQDN; an empty one is none).
+ * The reason, as netpolicy_check_addr() words it for an address the
+ * name might resolve to, or NULL.
+ */
+const char *
+netpolicy_this_host(const char *host, const char *const *own, size_t n)
+{
+	static const char *const loopback[] = { "ip6-localhost",
+		"ip6-loopback" };
+	size_t first = strcspn(host, "."), len = strlen(host);
+
+	if ((first == 9 || first == 10) && strncmp(host, "localhost", 9) == 0 &&
+	    (first == 9 || host[9] == '4' || host[9] == '6'))
+		return "loopback address";
+	if (len > 10 && strcmp(host + len - 10, ".localhost") == 0)
+		return "loopback address";
+	for (size_t i = 0; i < N_ELEMENTS(loopback); i++)
+		if (strcmp(host, loopback[i]) == 0)
+			return "loopback address";
+	for (size_t i = 0; i < n; i++)
+		if (own[i] != NULL && same_name(host, own[i]))
+			return "this host's own address";
+	return NULL;
 }
 
 /* A block of addresses that a name may not lead to, and why. */

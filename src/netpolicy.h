@@ -59,6 +59,7 @@ int netpolicy_host(const char *, char *, size_t);
 const char *netpolicy_check_name(const struct netpolicy *, const char *, int);
 const char *netpolicy_check_addr(const struct netpolicy *, int,
     const unsigned char *, int, bool, const struct np_host *);
+const char *netpolicy_this_host(const char *, const char *const *, size_t);
 const char *netpolicy_special(int, const unsigned char *);
 const char *netpolicy_local(const struct np_host *, int, const unsigned char *);
 void netpolicy_host_add(struct np_host *, int, const unsigned char *, int,

@@ -105,6 +105,7 @@ struct conn {
 	char addr[INET6_ADDRSTRLEN];
 	bool denied;	     /* refused by the list, not failed */
 	bool late;	     /* the upstream proxy did not answer in time */
+	bool own_name;	     /* refused as a name of this host (check_here) */
 	unsigned char socks; /* SOCKS5's reply code for the refusal */
 	char name[NETPOLICY_NAME_MAX + 3]; /* the host decided on */
 	const struct upstream *via;	   /* the upstream proxy, or NULL */
@@ -193,7 +194,8 @@ report(const struct conn *c, bool allowed)
 	/* Every refusal and failure is a denial (denial.h), said once;
 	 * -v adds the allowed ones. */
 	if (!allowed && c->r.host[0] != '\0' && !atomic_load(&px.stopped))
-		denial_net(c->r.host, c->r.port, c->denied, c->why);
+		denial_net(c->r.host, c->r.port, c->denied, c->own_name,
+		    c->why);
 	/* After the command's end, silence on stderr too.  Not under a
 	 * lock: a write to a full stderr must not hold up the exit. */
 	if (px.verbose && allowed && !atomic_load(&px.stopped)) {
@@ -215,63 +217,49 @@ report(const struct conn *c, bool allowed)
 	}
 }
 
-/* Try AI's addresses allowed for C; the connected socket, or -1 with
- * C->why set.  Each is judged before anything is connected, this host's
- * own addresses and networks included (hostnet.c): a refused address
- * sees no connection, whether or not something listens there. */
-static int
-connect_allowed(struct conn *c, const struct addrinfo *ai, bool by_name)
+/* The bytes of AI's address. */
+static const unsigned char *
+ai_bytes(const struct addrinfo *ai)
 {
-	cleanup_host struct np_host host = { 0 };
-	const char *refused = NULL;
-	int last = 0;
+	if (ai->ai_family == AF_INET)
+		return (const unsigned char *)&(
+		    (struct sockaddr_in *)ai->ai_addr)
+		    ->sin_addr;
+	return (const unsigned char *)&((struct sockaddr_in6 *)ai->ai_addr)
+	    ->sin6_addr;
+}
 
-	/* What cannot be judged is not connected to. */
-	if (by_name && hostnet_read(&host) < 0) {
-		c->denied = false;
-		c->socks = 1;
-		snprintf(c->why, sizeof(c->why),
-		    "cannot read this host's addresses: %s", strerror(errno));
-		return -1;
+/*
+ * Judge AI's address for C, reached for a name (BY_NAME) or asked for as
+ * an address, with HOST this host's addresses and networks (the
+ * address is added to them when the kernel delivers it here): NULL when
+ * it may be connected to, or the reason it may not; NULL with *ERR set
+ * when the kernel could not be asked.
+ */
+static const char *
+judge(const struct conn *c, struct np_host *host, const struct addrinfo *ai,
+    bool by_name, int *err)
+{
+	const unsigned char *a = ai_bytes(ai);
+	int here = by_name ? hostnet_routes_here(ai->ai_family, a) : 0;
+
+	*err = 0;
+	if (here < 0) {
+		*err = errno;
+		return NULL;
 	}
-	for (; ai != NULL; ai = ai->ai_next) {
-		const unsigned char *a = ai->ai_family == AF_INET ?
-		    (const unsigned char *)&((struct sockaddr_in *)ai->ai_addr)
-			->sin_addr :
-		    (const unsigned char *)&((struct sockaddr_in6 *)ai->ai_addr)
-			->sin6_addr;
-		const char *why;
-		int fd,
-		    here = by_name ? hostnet_routes_here(ai->ai_family, a) : 0;
+	if (here > 0)
+		netpolicy_host_add(host, ai->ai_family, a,
+		    ai->ai_family == AF_INET ? 32 : 128, false);
+	return netpolicy_check_addr(&px.np, ai->ai_family, a, c->r.port,
+	    by_name, host);
+}
 
-		if (here < 0) {
-			last = errno;
-			continue;
-		}
-		if (here > 0)
-			netpolicy_host_add(&host, ai->ai_family, a,
-			    ai->ai_family == AF_INET ? 32 : 128, false);
-		why = netpolicy_check_addr(&px.np, ai->ai_family, a, c->r.port,
-		    by_name, &host);
-
-		if (why != NULL) {
-			refused = why;
-			continue;
-		}
-		fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd < 0) {
-			last = errno;
-			continue;
-		}
-		set_timeout(fd, SO_SNDTIMEO, REQUEST_TIMEOUT_S);
-		if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
-			last = errno;
-			close(fd);
-			continue;
-		}
-		inet_ntop(ai->ai_family, a, c->addr, sizeof(c->addr));
-		return fd;
-	}
+/* What C's client and the events are told: REFUSED (an address's
+ * reason), or else the error LAST. */
+static void
+say_refused(struct conn *c, const char *refused, int last, bool by_name)
+{
 	/* No address at all (getaddrinfo gives none on success): failed. */
 	if (refused == NULL && last == 0)
 		last = EADDRNOTAVAIL;
@@ -296,6 +284,107 @@ connect_allowed(struct conn *c, const struct addrinfo *ai, bool by_name)
 	else
 		snprintf(c->why, sizeof(c->why), "cannot connect: %s",
 		    strerror(last));
+}
+
+/* This host's addresses and networks, into HOST; -1 with C->why (a
+ * failure) when they cannot be read: what cannot be judged is not
+ * connected to. */
+static int
+read_host(struct conn *c, struct np_host *host)
+{
+	if (hostnet_read(host) == 0)
+		return 0;
+	c->denied = false;
+	c->socks = 1;
+	snprintf(c->why, sizeof(c->why),
+	    "cannot read this host's addresses: %s", strerror(errno));
+	return -1;
+}
+
+/* Try AI's addresses allowed for C; the connected socket, or -1 with
+ * C->why set.  Each is judged before anything is connected, this host's
+ * own addresses and networks included (hostnet.c): a refused address
+ * sees no connection, whether or not something listens there. */
+static int
+connect_allowed(struct conn *c, const struct addrinfo *ai, bool by_name)
+{
+	cleanup_host struct np_host host = { 0 };
+	const char *refused = NULL;
+	int last = 0;
+
+	if (by_name && read_host(c, &host) < 0)
+		return -1;
+	for (; ai != NULL; ai = ai->ai_next) {
+		int fd, err;
+		const char *why = judge(c, &host, ai, by_name, &err);
+
+		if (err != 0) {
+			last = err;
+			continue;
+		}
+		if (why != NULL) {
+			refused = why;
+			continue;
+		}
+		fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0) {
+			last = errno;
+			continue;
+		}
+		set_timeout(fd, SO_SNDTIMEO, REQUEST_TIMEOUT_S);
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
+			last = errno;
+			close(fd);
+			continue;
+		}
+		inet_ntop(ai->ai_family, ai_bytes(ai), c->addr,
+		    sizeof(c->addr));
+		return fd;
+	}
+	say_refused(c, refused, last, by_name);
+	return -1;
+}
+
+/*
+ * Before C's name goes to an upstream proxy unresolved, the checks of a
+ * direct connection that can be made here (sbox-exec(1), Upstream
+ * proxy): a name that means this host (netpolicy_this_host()) is
+ * refused, whatever it resolves to and whatever address entries say (the
+ * upstream proxy resolves it to its own host, or to ours); and where the
+ * name resolves here, every address it resolves to is judged as
+ * connect_allowed() judges it (the upstream proxy resolves it again and
+ * may take any of them).  A name that does not resolve here is the
+ * upstream proxy's to resolve.  The reason is a direct connection's
+ * ("resolves to a loopback address") where the name resolves here to a
+ * refused address.  0, or -1 with C->why.
+ */
+static int
+check_here(struct conn *c)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL;
+	cleanup_host struct np_host host = { 0 };
+	char name[NETPOLICY_NAME_MAX + 1], fqdn[NETPOLICY_NAME_MAX + 1];
+	const char *refused = NULL, *own[] = { name, fqdn }, *named;
+	int err = 0;
+
+	hostnet_names(name, fqdn, sizeof(name));
+	named = netpolicy_this_host(c->name, own, N_ELEMENTS(own));
+	if (getaddrinfo(c->name, NULL, &hints, &ai) == 0) {
+		if (read_host(c, &host) < 0) {
+			freeaddrinfo(ai);
+			return -1;
+		}
+		for (const struct addrinfo *a = ai;
+		     a != NULL && refused == NULL && err == 0; a = a->ai_next)
+			refused = judge(c, &host, a, true, &err);
+		freeaddrinfo(ai);
+	}
+	if (refused == NULL && err == 0)
+		refused = named;
+	if (refused == NULL && err == 0)
+		return 0;
+	c->own_name = named != NULL && refused != NULL;
+	say_refused(c, refused, err, true);
 	return -1;
 }
 
@@ -504,7 +593,10 @@ decide(struct conn *c)
 		snprintf(c->why, sizeof(c->why), "%s", why);
 		return -1;
 	}
-	/* Decided on the name: the upstream proxy resolves it. */
+	/* Decided on the name, and on what it resolves to here: the
+	 * upstream proxy resolves it again. */
+	if (u != NULL && kind == 0 && check_here(c) < 0)
+		return -1;
 	if (u != NULL)
 		return c->up = via_upstream(c, u);
 	hints.ai_flags = AI_NUMERICSERV | (kind == 1 ? AI_NUMERICHOST : 0);

@@ -148,6 +148,130 @@ pass_address_request() {
 	each_user pass_address_request
 }
 
+# --- this host's names, through a real upstream (tinyproxy) -----------------
+
+# start_tinyproxy: Debian's tinyproxy as the upstream, on a loopback port,
+# with a configuration written here, seeing $W/tp-hosts as /etc/hosts
+# (this host's name and localhost on 127.0.0.1, so that the controls do
+# not depend on the machine's files); its port in $TP_PORT, its log in
+# $W/tp.log.
+start_tinyproxy() {
+	local try
+	printf '127.0.0.1 localhost %s\n' "$(hostname)" >"$W/tp-hosts"
+	for try in 1 2 3 4 5; do
+		dead_port
+		TP_PORT=$DEAD_PORT
+		cat >"$W/tp.conf" <<-EOF
+			Port $TP_PORT
+			Listen 127.0.0.1
+			Timeout 30
+			LogFile "$W/tp.log"
+			LogLevel Connect
+			MaxClients 20
+			Allow 127.0.0.1
+		EOF
+		: >"$W/tp.log"
+		bg unshare -m --propagation private -- sh -c \
+			'mount --bind "$1" /etc/hosts && exec "$2" -d -c "$3"' \
+			sh "$W/tp-hosts" "$TINYPROXY" "$W/tp.conf"
+		# Another test may have taken the port meanwhile: try another.
+		if wait_for 5 "$PY" -c 'import socket, sys
+socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' "$TP_PORT"; then
+			return 0
+		fi
+	done
+	return 1
+}
+
+# The sandbox's requests for $1 (a host) through sbox-exec's proxy, as
+# plain HTTP and as CONNECT: each prints its HTTP status.
+THIS_HOST='curl -sS -x http://127.0.0.1:3128 --noproxy "" -o /dev/null \
+		-w "http %{http_code}\n" "http://$1/index.html"
+	curl -sS -p -x http://127.0.0.1:3128 --noproxy "" -o /dev/null \
+		-w "connect %{http_connect}\n" "http://$1/index.html"
+	true'
+
+# this_host_refused HOST REASON SBX...: the control first (through
+# tinyproxy, unsandboxed, HOST:$SVC_PORT answers 200 and the service logs
+# it), then the sandbox run by SBX... (sbx or hsbx) with
+# --allow-host=HOST:$SVC_PORT ($ALLOW:$SVC_PORT with $ALLOW) and tinyproxy
+# as the upstream: both
+# requests refused with 403, REASON named on stderr, and neither
+# tinyproxy nor the service sees anything.
+this_host_refused() {
+	local host=$1 reason=$2
+	shift 2
+	: >"$W/svc/log"
+	run usr curl -sS -x "http://127.0.0.1:$TP_PORT" -o /dev/null \
+		-w '%{http_code}' "http://$host:$SVC_PORT/index.html"
+	assert_status 0
+	assert_eq "$output" 200
+	assert_eq "$(grep -c 'GET /index.html' "$W/svc/log")" 1
+	grep -q "Request .*$host:$SVC_PORT" "$W/tp.log"
+	: >"$W/svc/log"
+	: >"$W/tp.log"
+	HTTPS_PROXY="http://127.0.0.1:$TP_PORT" \
+		HTTP_PROXY="http://127.0.0.1:$TP_PORT" \
+		run "$@" --allow-host="${ALLOW:-$host}:$SVC_PORT" --log-fd=3 -- \
+		sh -c "$THIS_HOST" sh "$host:$SVC_PORT" 3>"$W/events"
+	assert_status 0
+	assert_contains "$output" "http 403"
+	assert_contains "$output" "connect 403"
+	assert_contains "$output" "sbox-exec: refused $host:$SVC_PORT ($reason)"
+	assert_eq "$(jq -r 'select(.event == "net-denied") | .reason' "$W/events" | sort -u)" \
+		"$reason"
+	[ "$(jq -r 'select(.upstream != null)' "$W/events")" = "" ]
+	assert_eq "$(cat "$W/svc/log")" ""
+	! grep -q 'Request' "$W/tp.log"
+}
+
+pass_this_host() {
+	local me
+	me=$(hostname)
+	start_tinyproxy
+	mkdir -p "$W/svc/www"
+	echo "the host's own service" >"$W/svc/www/index.html"
+	chmod -R a+rX "$W/svc"
+	start_web "$W/svc"
+	SVC_PORT=$WEB_PORT
+	# localhost, as this machine's /etc/hosts resolves it (127.0.0.1):
+	# the direct path's reason.
+	this_host_refused localhost "resolves to a loopback address" sbx
+	# Where nothing resolves (no hosts entry, no name server), the
+	# names mean this host by themselves.
+	HOSTS=$W/no-hosts RESOLV=$W/no-resolv \
+		this_host_refused localhost "resolves to a loopback address" hsbx
+	HOSTS=$W/no-hosts RESOLV=$W/no-resolv \
+		this_host_refused "$me" "resolves to this host's own address" hsbx
+	# The host's name resolving here to 127.0.0.1: the direct path's
+	# reason.
+	HOSTS=$W/tp-hosts this_host_refused "$me" \
+		"resolves to a loopback address" hsbx
+	# The address itself, allowed by name only: no pattern covers it.
+	ALLOW=localhost this_host_refused 127.0.0.1 \
+		"address not in allow-list" sbx
+	# The control: a name that does not resolve here goes to the
+	# upstream as before (tinyproxy cannot resolve it either: 500).
+	: >"$W/tp.log"
+	HTTPS_PROXY="http://127.0.0.1:$TP_PORT" HTTP_PROXY="http://127.0.0.1:$TP_PORT" \
+		RESOLV=$W/no-resolv run hsbx --allow-host="nowhere.test:$SVC_PORT" -- \
+		sh -c "$THIS_HOST" sh "nowhere.test:$SVC_PORT"
+	assert_status 0
+	assert_contains "$output" "http 500"
+	grep -q "Request .*nowhere.test:$SVC_PORT" "$W/tp.log"
+}
+
+@test "through an upstream proxy (tinyproxy), localhost, the host's own name and 127.0.0.1 are refused before the upstream sees them, as without one" {
+	requires tinyproxy unshare
+	TINYPROXY=$(command -v tinyproxy)
+	# sbox-exec's view where nothing resolves: an empty hosts file, and
+	# a name server that answers nothing at once.
+	: >"$W/no-hosts"
+	printf 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n' >"$W/no-resolv"
+	chmod 0644 "$W/no-hosts" "$W/no-resolv"
+	each_user pass_this_host
+}
+
 # --- credentials ------------------------------------------------------------
 
 # check_secret_absent: run the sandbox in the background through $UP_PORT
@@ -324,7 +448,8 @@ pass_env_default_and_opt_out() {
 	assert_eq "$(cat "$W/up.log")" ""
 	# The control: the same run without the opt-out arrives upstream.
 	HTTPS_PROXY="http://127.0.0.1:$UP_PORT" HTTP_PROXY="http://127.0.0.1:$UP_PORT" \
-		run hsbx --allow-host="site.test:$PLAIN_PORT" -- \
+		run hsbx --allow-host="site.test:$PLAIN_PORT" \
+		--allow-host="127.0.0.1:$PLAIN_PORT" -- \
 		curl -sS "http://site.test:$PLAIN_PORT/index.html"
 	assert_status 0
 	assert_eq "$output" "plain from the origin"
@@ -354,10 +479,19 @@ pass_no_proxy() {
 		curl -sS "http://site.test:$PLAIN_PORT/index.html"
 	assert_contains "$output" "resolves to a loopback address"
 	assert_eq "$(cat "$W/up.log")" ""
-	# The control: a name NO_PROXY does not cover goes upstream, where it
-	# is passed on unresolved, and no address check applies to it.
+	# Nor does the upstream take it there: site.test resolves here to
+	# loopback, which is judged before the name is passed on.
 	HTTPS_PROXY="http://127.0.0.1:$UP_PORT" NO_PROXY=other.test \
 		run hsbx --allow-host="site.test:$PLAIN_PORT" -- \
+		curl -sS "http://site.test:$PLAIN_PORT/index.html"
+	assert_contains "$output" "resolves to a loopback address"
+	assert_eq "$(cat "$W/up.log")" ""
+	# The control: a name NO_PROXY does not cover goes upstream, where it
+	# is passed on unresolved, once the address pattern allows what it
+	# resolves to here.
+	HTTPS_PROXY="http://127.0.0.1:$UP_PORT" NO_PROXY=other.test \
+		run hsbx --allow-host="site.test:$PLAIN_PORT" \
+		--allow-host="127.0.0.1:$PLAIN_PORT" -- \
 		curl -sS "http://site.test:$PLAIN_PORT/index.html"
 	assert_status 0
 	assert_eq "$output" "plain from the origin"

@@ -505,9 +505,45 @@ test_suggestions(void)
 	    "the prefix length is out of range", "a network's own errors stay");
 }
 
+/* The names that mean this host by themselves, refused on the way to an
+ * upstream proxy (sbox-exec(1), Upstream proxy). */
+static void
+test_this_host(void)
+{
+	static const char *const loopback[] = { "localhost", "a.localhost",
+		"b.a.localhost", "localhost.localdomain", "localhost4",
+		"localhost6", "localhost6.localdomain6",
+		"localhost4.localdomain4", "localhost.example.org",
+		"ip6-localhost", "ip6-loopback" };
+	static const char *const other[] = { "localhostx", "localhost5",
+		"mylocalhost", "localhost-1.example.org", "a.localhostx",
+		"example.org", "localdomain", "xlocalhost", "ip6-localnet",
+		"build", "build.example.org.evil", "b.build.example.org" };
+	const char *own[] = { "Build", "build.EXAMPLE.org." };
+	const char *none[] = { "", "" };
+
+	for (size_t i = 0; i < N_ELEMENTS(loopback); i++)
+		is_str(netpolicy_this_host(loopback[i], none, 2),
+		    "loopback address", loopback[i]);
+	for (size_t i = 0; i < N_ELEMENTS(other); i++)
+		ok(netpolicy_this_host(other[i], none, 2) == NULL,
+		    "not this host: '%s'", other[i]);
+	is_str(netpolicy_this_host("build", own, 2), "this host's own address",
+	    "the host's name, in any case");
+	is_str(netpolicy_this_host("build.example.org", own, 2),
+	    "this host's own address", "its FQDN, without the final dot");
+	for (size_t i = 6; i < N_ELEMENTS(other); i++)
+		if (strcmp(other[i], "build") != 0)
+			ok(netpolicy_this_host(other[i], own, 2) == NULL,
+			    "not the host's name: '%s'", other[i]);
+	ok(netpolicy_this_host("build", own, 0) == NULL,
+	    "no names: nothing is the host's");
+}
+
 int
 main(void)
 {
+	test_this_host();
 	test_suggestions();
 	test_bad_patterns();
 	test_good_patterns();
