@@ -790,7 +790,7 @@ env_lookup(const char *name, void *ctx)
 }
 
 static void
-add_protection(struct invocation *inv)
+add_protection(struct invocation *inv, struct protect_holds *holds)
 {
 	cleanup_free char *pw_home = passwd_home(util_uid());
 	struct creds_list cl = { 0 };
@@ -807,7 +807,7 @@ add_protection(struct invocation *inv)
 		.nstatus_sockets = inv->nstatus_sockets,
 		.creds = &cl,
 		.cenv = &cenv,
-		.holds = inv->mode == MODE_RUN ? &inv->holds : NULL,
+		.holds = holds,
 		.warnings = &inv->warnings,
 	};
 	struct sbox_error e = { 0 };
@@ -1165,7 +1165,7 @@ apply_requests(struct resolver *rs)
 }
 
 int
-resolve_invocation(struct invocation *inv)
+resolve_invocation(struct invocation *inv, struct protect_holds *holds)
 {
 	struct resolver rs = { .inv = inv };
 	cleanup_free char *cwd = getcwd(NULL, 0);
@@ -1210,7 +1210,7 @@ resolve_invocation(struct invocation *inv)
 	/* Refused already: no need to look further at the host. */
 	if (inv->err.detail != NULL)
 		return -1;
-	add_protection(inv);
+	add_protection(inv, holds);
 	if (inv->err.detail == NULL &&
 	    policy_finish(&inv->policy, &inv->err) == 0)
 		check_chdir(inv);
