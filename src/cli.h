@@ -17,7 +17,6 @@
 #include "bounds.h"
 #include "options.h"
 #include "policy.h"
-#include "protect.h"
 #include "sbox.h"
 #include "upstream.h"
 #include "util.h"
@@ -76,7 +75,6 @@ struct invocation {
 	struct strv cred_masks;	 /* the credential list's paths, expanded */
 	struct strv notices;	 /* said with -v and --check */
 	struct strv warnings;	 /* said unless -q */
-	struct protect_holds holds; /* a run's placeholders (protect.c) */
 	enum verbosity verbosity;
 	char **command;		      /* points into argv; NULL-terminated */
 	struct cli_request *requests; /* in the order given */

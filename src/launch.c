@@ -1464,7 +1464,7 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 		.ctty = p->tty,
 		.t = &l->t,
 		.dl = dl,
-		.holds = &spec->inv->holds,
+		.holds = spec->holds,
 		.bwrap_fd = spec->located->fd,
 	};
 

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "locate.h"
+#include "protect.h"
 #include "sbox.h"
 
 /* Called once the sandbox exists, before the command may start, with the
@@ -25,7 +26,8 @@ typedef void (*launch_ready_fn)(void *, pid_t, const char *);
 
 struct launch_spec {
 	const struct invocation *inv;
-	const struct located *located; /* the bwrap to run */
+	const struct located *located;	   /* the bwrap to run */
+	const struct protect_holds *holds; /* placeholders, kept open */
 	launch_ready_fn ready;
 	void *ready_ctx;
 };

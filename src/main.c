@@ -51,7 +51,7 @@ struct reporter {
 	const char *bwrap_source; /* the status's "bwrap_source", or NULL */
 	bool sent;
 	bool stdout_failed; /* --check --json could not write its line */
-	struct protect_holds *holds; /* placeholders, let go on a refusal */
+	struct protect_holds *holds; /* the run's placeholders (protect.c) */
 };
 
 /*
@@ -129,15 +129,15 @@ report(struct reporter *r, const struct status_report *sr)
 static void
 warn_git_change(void *ctx, const char *path)
 {
-	const struct invocation *inv = ctx;
+	const struct reporter *r = ctx;
+	const struct protect_holds *holds = r->holds;
 	struct event ev;
 
 	/* A placeholder of this launch's, read-only inside: not the command's. */
-	for (size_t i = 0; i < inv->holds.n; i++)
-		if (inv->holds.v[i].made &&
-		    strcmp(inv->holds.v[i].path, path) == 0)
+	for (size_t i = 0; i < holds->n; i++)
+		if (holds->v[i].made && strcmp(holds->v[i].path, path) == 0)
 			return;
-	if (inv->verbosity >= 0)
+	if (r->inv->verbosity >= 0)
 		util_say(
 		    "warning: the command changed %s, where git finds programs to run; review it before using git there",
 		    path);
@@ -153,9 +153,10 @@ warn_git_change(void *ctx, const char *path)
  * (see HOST PROTECTION in the manual page).
  */
 static void
-audit_git(const struct invocation *inv, const struct timespec *start)
+audit_git(const struct reporter *r, const struct timespec *start)
 {
 	static const int ending[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
+	const struct invocation *inv = r->inv;
 	struct protect_env env = { .homes = { getenv("HOME"), NULL } };
 
 	/* The command is gone: nothing to forward to, a signal ends us. */
@@ -164,7 +165,7 @@ audit_git(const struct invocation *inv, const struct timespec *start)
 	if (inv->verbosity < 0 && !events_wanted())
 		return;
 	if (!protect_audit_git(&inv->policy, &env, start, warn_git_change,
-		(void *)inv) &&
+		(void *)r) &&
 	    inv->verbosity >= 0)
 		util_say(
 		    "warning: the writable directories hold too much to look through for git metadata the command changed (see HOST PROTECTION in sbox-exec(1))");
@@ -447,9 +448,10 @@ learn(const struct invocation *inv, const char *base)
 /* After the command: what it changed in git, what the sandbox refused,
  * the placeholders let go, and the last event. */
 static void
-after_run(struct invocation *inv, int code, char **argv,
+after_run(struct reporter *rep, int code, char **argv,
     const struct timespec *start, const char *learn_base)
 {
+	const struct invocation *inv = rep->inv;
 	sigset_t ending, old;
 
 	/* The command has ended: a signal that would end the launcher now
@@ -460,12 +462,20 @@ after_run(struct invocation *inv, int code, char **argv,
 	sigaddset(&ending, SIGQUIT);
 	sigaddset(&ending, SIGTERM);
 	sigprocmask(SIG_BLOCK, &ending, &old);
-	audit_git(inv, start);
+	audit_git(rep, start);
 	denial_summary((int)(inv->command - argv), argv, inv->command);
 	learn(inv, learn_base);
-	protect_release(&inv->holds);
+	protect_release(rep->holds);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	say_exit(code);
+}
+
+/* Where the plan keeps the placeholders it makes: only a run makes any
+ * (--check and --print change nothing on the host). */
+static struct protect_holds *
+run_holds(struct reporter *rep, const struct invocation *inv)
+{
+	return inv->mode == MODE_RUN ? rep->holds : NULL;
 }
 
 /*
@@ -493,10 +503,10 @@ launch_planned(struct reporter *rep, struct invocation *inv,
 		if (rc != LAUNCH_REPLAN || tries == LAUNCH_TRIES)
 			refuse(rep, &err);
 		sbox_error_clear(&err);
-		protect_release(&inv->holds);
+		protect_release(rep->holds);
 		cli_free(inv);
 		(void)cli_parse(inv, argc, argv);
-		(void)resolve_invocation(inv);
+		(void)resolve_invocation(inv, run_holds(rep, inv));
 		if (inv->err.detail != NULL)
 			refuse(rep, &inv->err);
 	}
@@ -522,7 +532,8 @@ int
 main(int argc, char **argv)
 {
 	struct invocation inv;
-	struct reporter rep = { .inv = &inv, .holds = &inv.holds };
+	struct protect_holds holds = { 0 };
+	struct reporter rep = { .inv = &inv, .holds = &holds };
 	struct located bw = { .fd = -1 };
 	struct sbox_error err = { 0 };
 	struct launch_spec spec;
@@ -556,7 +567,7 @@ main(int argc, char **argv)
 		inv.err = err;
 		err = (struct sbox_error){ 0 };
 	}
-	(void)resolve_invocation(&inv);
+	(void)resolve_invocation(&inv, run_holds(&rep, &inv));
 	phase_mark("resolved");
 	/* What the user should know of the policy, refused or not. */
 	if (inv.verbosity > 0 || (inv.mode == MODE_CHECK && inv.verbosity >= 0))
@@ -587,6 +598,7 @@ main(int argc, char **argv)
 	spec = (struct launch_spec){
 		.inv = &inv,
 		.located = &bw,
+		.holds = &holds,
 		.ready = on_ready,
 		.ready_ctx = &rep,
 	};
@@ -600,7 +612,7 @@ main(int argc, char **argv)
 	launch_planned(&rep, &inv, &spec, argc, argv, &code);
 	phase_mark("ended");
 	if (inv.mode == MODE_RUN)
-		after_run(&inv, code, argv, &start, learn_base);
+		after_run(&rep, code, argv, &start, learn_base);
 	phase_mark("done");
 	/* --check --json: the answer is the line on stdout. */
 	if (rep.stdout_failed)

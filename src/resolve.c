@@ -845,7 +845,8 @@ env_lookup(const char *name, void *ctx)
 }
 
 static void
-add_protection(struct invocation *inv, struct strv *config_files)
+add_protection(struct invocation *inv, struct protect_holds *holds,
+    struct strv *config_files)
 {
 	cleanup_free char *pw_home = passwd_home(util_uid());
 	struct creds_list cl = { 0 };
@@ -862,7 +863,7 @@ add_protection(struct invocation *inv, struct strv *config_files)
 		.nstatus_sockets = inv->nstatus_sockets,
 		.creds = &cl,
 		.cenv = &cenv,
-		.holds = inv->mode == MODE_RUN ? &inv->holds : NULL,
+		.holds = holds,
 		.warnings = &inv->warnings,
 		.config_files = config_files,
 	};
@@ -1259,7 +1260,7 @@ apply_requests(struct resolver *rs)
 }
 
 int
-resolve_invocation(struct invocation *inv)
+resolve_invocation(struct invocation *inv, struct protect_holds *holds)
 {
 	struct resolver rs = { .inv = inv };
 	cleanup_free char *cwd = getcwd(NULL, 0);
@@ -1307,7 +1308,7 @@ resolve_invocation(struct invocation *inv)
 		strv_clear(&rs.config_files);
 		return -1;
 	}
-	add_protection(inv, &rs.config_files);
+	add_protection(inv, holds, &rs.config_files);
 	strv_clear(&rs.config_files);
 	if (inv->err.detail == NULL &&
 	    policy_finish(&inv->policy, &inv->err) == 0)

@@ -382,6 +382,213 @@ _moved_stores() {
 	each_user _moved_stores
 }
 
+# The credential list by class (man page HOST PROTECTION, the credential
+# list): for each class, stores in their documented places, each with
+# its secret, planted by the pass's user in the scratch HOME ($STORES,
+# one a line, below HOME) or where a variable moves them ($MOVED: "NAME
+# FILE" lines, NAME set to a directory of the scratch's and FILE below
+# it; FILE "-" when NAME names the file itself).  Unsandboxed the user
+# reads each; in the sandbox, with the home granted or not, none shows
+# its secret; on the host each is intact.  $KEPT: files beside them that
+# builds use, which the sandbox still shows.
+STORES="" MOVED="" KEPT=""
+
+_class_stores() {
+	local d f name files=()
+	d=$(scratch_dir)
+	plant_home "$d"
+	cd "$d" || return 1
+	SECRET="sbox-test-secret-$RANDOM$RANDOM"
+	unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_CACHE_HOME XDG_STATE_HOME
+	while IFS= read -r f; do
+		[ -n "$f" ] || continue
+		files+=("$HOME/$f")
+	done <<<"$STORES"
+	while read -r name f; do
+		[ -n "$name" ] || continue
+		export "$name=$d/env-$name"
+		if [ "$f" = - ]; then files+=("$d/env-$name"); else files+=("$d/env-$name/$f"); fi
+	done <<<"$MOVED"
+	for f in "${files[@]}"; do
+		plant "$f" "$SECRET $f"
+	done
+	assert_hidden_files -- "${files[@]}"
+	assert_hidden_files --rw "$HOME" -- "${files[@]}"
+	while IFS= read -r f; do
+		[ -n "$f" ] || continue
+		plant "$HOME/$f" "kept $HOME/$f"
+		run sbx -- cat "$HOME/$f"
+		assert_status 0
+		assert_eq "$output" "kept $HOME/$f"
+	done <<<"$KEPT"
+}
+
+@test "secret tools' stores (sops and age keys, passage, gopass, lastpass, 1Password CLI, rbw, aws-vault, Doppler) cannot be read" {
+	STORES=".config/sops/age/keys.txt
+.passage/identities
+.passage/store/mail.age
+.local/share/gopass/stores/root/mail.age
+.config/gopass/age/identities
+.lpass/session_privatekey
+.local/share/lpass/blob
+.config/op/config
+.local/share/rbw/db.json
+.awsvault/keys/default
+.doppler/.doppler.yaml"
+	MOVED="SOPS_AGE_KEY_FILE -
+PASSAGE_IDENTITIES_FILE -"
+	each_user _class_stores
+}
+
+@test "cloud CLIs' credentials (IBM Cloud, Alibaba, Tencent, Linode, Scaleway, Exoscale, OpenStack, Cloudflare, Vultr, B2, MinIO, Databricks, Supabase, Railway, ngrok, Terraform, Pulumi, HCP) cannot be read" {
+	STORES=".bluemix/config.json
+.aliyun/config.json
+.tccli/default.credential
+.config/linode-cli
+.linode-cli
+.config/scw/config.yaml
+.config/exoscale/exoscale.toml
+.config/openstack/clouds.yaml
+.config/openstack/secure.yaml
+.config/.wrangler/config/default.toml
+.wrangler/config/default.toml
+.vultr-cli.yaml
+.b2_account_info
+.mc/config.json
+.databrickscfg
+.supabase/access-token
+.railway/config.json
+.config/ngrok/ngrok.yml
+.ngrok2/ngrok.yml
+.terraformrc
+.pulumi/credentials.json
+.config/hcp/credentials/cred_file.json"
+	MOVED="AWS_SHARED_CREDENTIALS_FILE -
+AWS_CONFIG_FILE -
+AZURE_CONFIG_DIR msal_token_cache.json
+CLOUDSDK_CONFIG credentials.db
+TF_CLI_CONFIG_FILE -
+PULUMI_HOME credentials.json"
+	KEPT=".pulumi/plugins/resource-aws/README"
+	each_user _class_stores
+}
+
+@test "cluster and container credentials (helm registries, minikube, Talos, Rancher, Apptainer, JFrog, podman's runtime auth file, DOCKER_CONFIG) cannot be read" {
+	STORES=".config/helm/registry/config.json
+.config/helm/repositories.yaml
+.minikube/profiles/minikube/client.key
+.minikube/ca.key
+.talos/config
+.rancher/cli2.json
+.apptainer/remote.yaml
+.apptainer/docker-config.json
+.singularity/remote.yaml
+.singularity/docker-config.json
+.jfrog/jfrog-cli.conf.v6"
+	MOVED="XDG_RUNTIME_DIR containers/auth.json
+REGISTRY_AUTH_FILE -
+DOCKER_CONFIG config.json"
+	each_user _class_stores
+}
+
+@test "forge and CI tokens (CircleCI, Travis, tea, hut, GitHub Copilot, GitLab Runner, Git Credential Manager, Sentry) cannot be read" {
+	STORES=".circleci/cli.yml
+.travis/config.yml
+.config/tea/config.yml
+.config/hut/config
+.config/github-copilot/hosts.json
+.config/github-copilot/apps.json
+.gitlab-runner/config.toml
+.gcm/store/git/https/example.org/user.credential
+.sentryclirc"
+	each_user _class_stores
+}
+
+@test "package-registry credentials (pnpm, bun, hex, pub, conan, stack, leiningen, sbt and ivy, NuGet, gradle) cannot be read, and the registries' caches still can" {
+	STORES=".config/pnpm/rc
+.bunfig.toml
+.hex/hex.config
+.config/dart/pub-credentials.json
+.config/dart/pub-tokens.json
+.pub-cache/credentials.json
+.conan/.conan.db
+.conan2/.conan.db
+.conan2/credentials.json
+.stack/upload/credentials.json
+.lein/credentials.clj.gpg
+.sbt/.credentials
+.ivy2/.credentials
+.config/NuGet/NuGet.Config
+.gradle/gradle.properties"
+	MOVED="NPM_CONFIG_USERCONFIG -
+HEX_HOME hex.config
+PUB_CACHE credentials.json
+CONAN_HOME credentials.json
+GRADLE_USER_HOME gradle.properties"
+	KEPT=".gradle/caches/modules-2/files-2.1/org.example/lib.pom
+.m2/repository/org/example/lib.pom
+.pub-cache/hosted/pub.dev/lib/pubspec.yaml
+.conan2/p/lib/conanfile.py
+.hex/packages/hexpm/lib.tar
+.ivy2/cache/org.example/ivy.xml
+.sbt/boot/sbt.boot.properties"
+	each_user _class_stores
+}
+
+@test "database passwords and clients' histories (pg_service, ODBC, MongoDB, Cassandra, Snowflake, sqlcmd, DBeaver) cannot be read" {
+	STORES=".pg_service.conf
+.odbc.ini
+.mongodb/mongosh/mongosh_repl_history
+.dbshell
+.cassandra/cqlshrc
+.snowsql/config
+.snowflake/connections.toml
+.sqlcmd/sqlconfig
+.local/share/DBeaverData/workspace6/General/.dbeaver/credentials-config.json"
+	MOVED="PGPASSFILE -"
+	each_user _class_stores
+}
+
+@test "mail and chat secrets (authinfo, msmtp, fetchmail, mbsync, offlineimap, getmail, aerc, weechat, Slack, Discord, Signal, Telegram) cannot be read" {
+	STORES=".authinfo
+.authinfo.gpg
+.msmtprc
+.config/msmtp/config
+.fetchmailrc
+.mbsyncrc
+.isyncrc
+.config/isync/mbsyncrc
+.offlineimaprc
+.config/offlineimap/config
+.getmail/getmailrc
+.config/aerc/accounts.conf
+.config/weechat/sec.conf
+.weechat/sec.conf
+.config/Slack/Cookies
+.config/discord/Local Storage/leveldb/000003.log
+.config/Signal/config.json
+.local/share/TelegramDesktop/tdata/key_datas"
+	each_user _class_stores
+}
+
+@test "VPN client keys kept by the user (~/.cert) cannot be read" {
+	STORES=".cert/nm-openvpn/client.key
+.cert/nm-openvpn/ta.key"
+	each_user _class_stores
+}
+
+@test "mobile signing keys (adb's key, keytool's keystore, App Store Connect keys, Expo's session) cannot be read, and the debug keystore still can" {
+	STORES=".android/adbkey
+.keystore
+.appstoreconnect/private_keys/AuthKey_TEST.p8
+.private_keys/AuthKey_TEST.p8
+.expo/state.json"
+	MOVED="ANDROID_USER_HOME adbkey"
+	KEPT=".android/debug.keystore
+.android/avd/test.ini"
+	each_user _class_stores
+}
+
 # The listed paths are looked for in a listing of the home and of its
 # directories, made once a launch: a home that cannot be listed, and a
 # directory of it that is a symlink elsewhere, hide nothing from that.

@@ -23,7 +23,7 @@ parse(struct invocation *inv, char **argv)
 	r = cli_parse(inv, argc, argv);
 	if (inv->mode == MODE_HELP || inv->mode == MODE_VERSION)
 		return r;
-	return resolve_invocation(inv);
+	return resolve_invocation(inv, NULL);
 }
 
 static void
@@ -123,7 +123,7 @@ test_pure(void)
 		inv.requests[2].id == OPT_POLICY && inv.nstatus_fds == 1 &&
 		inv.status_fds[0] == 987 && inv.policy.nmounts == 0,
 	    "cli_parse keeps paths, files and descriptors unlooked-at");
-	ok(resolve_invocation(&inv) < 0 && inv.err.detail != NULL,
+	ok(resolve_invocation(&inv, NULL) < 0 && inv.err.detail != NULL,
 	    "resolve_invocation finds what is missing");
 	cli_free(&inv);
 }
