@@ -101,9 +101,13 @@ never_prepare(void)
 {
 	size_t n;
 
-	if (st.never_real || st.never == NULL)
+	if (st.never_real)
 		return;
 	st.never_real = true;
+	if (st.home != NULL)
+		st.home_real = util_realpath(st.home);
+	if (st.never == NULL)
+		return;
 	n = st.never->n;
 	for (size_t i = 0; i < n; i++) {
 		const struct nolearn_entry *e = &st.never->v[i];
@@ -113,8 +117,6 @@ never_prepare(void)
 			nolearn_add(st.never, e->kind, real, e->what,
 			    e->setenv);
 	}
-	if (st.home != NULL)
-		st.home_real = util_realpath(st.home);
 }
 
 /*
