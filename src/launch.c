@@ -806,6 +806,9 @@ forward_signals_to(pid_t child, pid_t cmd, const struct pty *t, bool ctty)
 	}
 }
 
+/* The most keys read from the caller at once. */
+#define RELAY_KEYS 4096
+
 /* What the waiting loop needs. */
 struct relay {
 	pid_t bwrap_pid; /* bwrap, the process */
@@ -819,8 +822,10 @@ struct relay {
 	struct termfilter *filter;	   /* the output's filter; NULL: none */
 	struct deadline *dl;		   /* --timeout */
 	const struct protect_holds *holds; /* locks held for the run */
-	int bwrap_fd;	 /* the bwrap found (locate.c), its owner's to close */
-	char keys[4096]; /* read from the caller, not yet in the sandbox's */
+	int bwrap_fd; /* the bwrap found (locate.c), its owner's to close */
+	/* Read from the caller, not yet in the sandbox's: a read's worth,
+	 * and what the caller's terminal held when it turned raw. */
+	char keys[RELAY_KEYS + PTY_DRAIN_MAX];
 	size_t nkeys, keys_off;
 };
 
@@ -910,6 +915,20 @@ suspend(struct relay *r)
 	got_deferred[1] = 1;
 }
 
+/* The caller's terminal raw, and what it held queued behind the keys not
+ * yet relayed (at most a read's worth: the loop reads no more until they
+ * are gone). */
+static void
+enter_raw(struct relay *r)
+{
+	size_t left = r->nkeys - r->keys_off;
+
+	memmove(r->keys, r->keys + r->keys_off, left);
+	r->keys_off = 0;
+	r->nkeys = left +
+	    pty_enter_raw(r->t, r->keys + left, sizeof(r->keys) - left);
+}
+
 /* Continued: in the foreground (fg) the terminal is ours to relay again;
  * in the background (bg) the sandbox runs but cannot read it. */
 static void
@@ -918,7 +937,7 @@ resume(struct relay *r)
 	if (r->t->master >= 0) {
 		r->fg = pty_foreground(r->t);
 		if (r->fg)
-			pty_enter_raw(r->t);
+			enter_raw(r);
 		pty_pass_winsize(r->t);
 	}
 	signal_sandbox(r, SIGCONT);
@@ -1024,7 +1043,7 @@ relay_io(struct relay *r, const struct pollfd *pfd, size_t n, bool *err_open,
 					*master_open = false;
 			}
 		} else if (pfd[i].fd == r->t->in) {
-			got = read(r->t->in, r->keys, sizeof(r->keys));
+			got = read(r->t->in, r->keys, RELAY_KEYS);
 			if (got > 0) {
 				r->nkeys = (size_t)got;
 				r->keys_off = 0;
@@ -1087,7 +1106,7 @@ relay_loop(struct relay *r)
 		sigdelset(&open_mask, deferred[i]);
 	r->fg = t->master >= 0 && pty_foreground(t);
 	if (r->fg)
-		pty_enter_raw(t);
+		enter_raw(r);
 	/*
 	 * Relaying a terminal, a keystroke must not wait for the end of
 	 * someone else's time slice (measured: milliseconds on a busy
