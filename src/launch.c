@@ -10,7 +10,10 @@
  * where 0-2 were terminals they get the sandbox's own (pty.c), which the
  * waiting loop relays; a stop of the launcher stops the sandbox too.
  * What the sandbox writes to its terminal reaches the caller's only
- * through termfilter.c, unless --tty-unfiltered.
+ * through termfilter.c, unless --tty-unfiltered.  Every process the
+ * launcher started, and every one orphaned below it (it is a child
+ * subreaper), is reaped before launch_sandbox() returns (ready.c gives
+ * up on one it cannot end after a bounded wait).
  */
 #include "config.h"
 
@@ -806,12 +809,16 @@ forward_signals_to(pid_t child, pid_t cmd, const struct pty *t, bool ctty)
 	}
 }
 
+/* The most keys read from the caller at once. */
+#define RELAY_KEYS 4096
+
 /* What the waiting loop needs. */
 struct relay {
 	pid_t bwrap_pid; /* bwrap, the process */
 	pid_t cmd;	 /* stage two, then the command */
 	pid_t pgrp;	 /* the command's process group (bwrap's, inside) */
 	pid_t init_pgrp; /* bwrap's first process inside, when not the same */
+	pid_t init;	 /* that process, or -1 when not known */
 	int err_fd;	 /* bwrap's stderr */
 	bool ctty; /* --tty: the sandbox's terminal is the command's own */
 	bool fg;   /* we may read the caller's terminal */
@@ -819,8 +826,10 @@ struct relay {
 	struct termfilter *filter;	   /* the output's filter; NULL: none */
 	struct deadline *dl;		   /* --timeout */
 	const struct protect_holds *holds; /* locks held for the run */
-	int bwrap_fd;	 /* the bwrap found (locate.c), its owner's to close */
-	char keys[4096]; /* read from the caller, not yet in the sandbox's */
+	int bwrap_fd; /* the bwrap found (locate.c), its owner's to close */
+	/* Read from the caller, not yet in the sandbox's: a read's worth,
+	 * and what the caller's terminal held when it turned raw. */
+	char keys[RELAY_KEYS + PTY_DRAIN_MAX];
 	size_t nkeys, keys_off;
 };
 
@@ -910,6 +919,20 @@ suspend(struct relay *r)
 	got_deferred[1] = 1;
 }
 
+/* The caller's terminal raw, and what it held queued behind the keys not
+ * yet relayed (at most a read's worth: the loop reads no more until they
+ * are gone). */
+static void
+enter_raw(struct relay *r)
+{
+	size_t left = r->nkeys - r->keys_off;
+
+	memmove(r->keys, r->keys + r->keys_off, left);
+	r->keys_off = 0;
+	r->nkeys = left +
+	    pty_enter_raw(r->t, r->keys + left, sizeof(r->keys) - left);
+}
+
 /* Continued: in the foreground (fg) the terminal is ours to relay again;
  * in the background (bg) the sandbox runs but cannot read it. */
 static void
@@ -918,7 +941,7 @@ resume(struct relay *r)
 	if (r->t->master >= 0) {
 		r->fg = pty_foreground(r->t);
 		if (r->fg)
-			pty_enter_raw(r->t);
+			enter_raw(r);
 		pty_pass_winsize(r->t);
 	}
 	signal_sandbox(r, SIGCONT);
@@ -1024,7 +1047,7 @@ relay_io(struct relay *r, const struct pollfd *pfd, size_t n, bool *err_open,
 					*master_open = false;
 			}
 		} else if (pfd[i].fd == r->t->in) {
-			got = read(r->t->in, r->keys, sizeof(r->keys));
+			got = read(r->t->in, r->keys, RELAY_KEYS);
 			if (got > 0) {
 				r->nkeys = (size_t)got;
 				r->keys_off = 0;
@@ -1049,9 +1072,11 @@ find_groups(struct relay *r)
 	pid_t init = -1;
 
 	r->pgrp = r->cmd > 0 ? getpgid(r->cmd) : -1;
-	r->init_pgrp = -1;
-	if (r->cmd > 0 && proc_stat(r->cmd, &state, &init) == 0)
+	r->init_pgrp = r->init = -1;
+	if (r->cmd > 0 && proc_stat(r->cmd, &state, &init) == 0) {
 		r->init_pgrp = getpgid(init);
+		r->init = init;
+	}
 	/*
 	 * Both read by pid: only while the command is still the process we
 	 * have a pidfd of may they be trusted to be the sandbox's (a command
@@ -1059,7 +1084,7 @@ find_groups(struct relay *r)
 	 */
 	if (fwd_pidfd < 0 ||
 	    syscall(SYS_pidfd_send_signal, (int)fwd_pidfd, 0, NULL, 0) < 0)
-		r->pgrp = r->init_pgrp = -1;
+		r->pgrp = r->init_pgrp = r->init = -1;
 	if (r->pgrp == getpgrp())
 		r->pgrp = -1;
 	if (r->init_pgrp == getpgrp() || r->init_pgrp == r->pgrp)
@@ -1067,10 +1092,56 @@ find_groups(struct relay *r)
 	fwd_pgrp = r->pgrp;
 }
 
+/* How long the sandbox's first process may take to end after bwrap. */
+#define REAP_WAIT_MS 2000
+
+/*
+ * bwrap has been reaped.  It ends on its child's word of the command's
+ * status, without waiting for that child (the sandbox's first process,
+ * INIT, a bwrap too), which ends just after: at once, or, when it had
+ * other processes of the sandbox to wait for, killed with bwrap
+ * (--die-with-parent) once the kernel has ended them.  The launcher is a
+ * child subreaper, so that child is ours by then: reaped here, not left
+ * as a zombie for whoever reaps after us (a container's pid 1 may not).
+ * INIT's pid is its own while it is an unreaped child of ours, so a
+ * pidfd of it waits for exactly its end.  Anything else still below us
+ * (nothing should be) is ended as after a refusal.
+ */
+static void
+reap_sandbox(pid_t init)
+{
+	pid_t r;
+
+	while (
+	    (r = waitpid(-1, NULL, WNOHANG)) > 0 || (r < 0 && errno == EINTR))
+		if (r == init)
+			init = -1;
+	if (r < 0)
+		return; /* ECHILD: nothing left, as in most runs */
+	if (init > 1) {
+		struct pollfd pfd = { .events = POLLIN };
+
+		pfd.fd = (int)syscall(SYS_pidfd_open, init, 0);
+		if (pfd.fd >= 0) {
+			while (
+			    poll(&pfd, 1, REAP_WAIT_MS) < 0 && errno == EINTR)
+				;
+			close(pfd.fd);
+		}
+		while ((r = waitpid(-1, NULL, WNOHANG)) > 0 ||
+		    (r < 0 && errno == EINTR))
+			;
+		if (r < 0)
+			return;
+	}
+	ready_end_descendants();
+}
+
 /*
  * After the hand-over: relay between the terminals, pass bwrap's late
  * words on, act on stops, and end when bwrap has ended and the sandbox's
- * terminal has been drained; then mirror bwrap's end.
+ * terminal has been drained; then mirror bwrap's end, once every process
+ * below the launcher has been reaped.
  */
 static int
 relay_loop(struct relay *r)
@@ -1087,7 +1158,7 @@ relay_loop(struct relay *r)
 		sigdelset(&open_mask, deferred[i]);
 	r->fg = t->master >= 0 && pty_foreground(t);
 	if (r->fg)
-		pty_enter_raw(t);
+		enter_raw(r);
 	/*
 	 * Relaying a terminal, a keystroke must not wait for the end of
 	 * someone else's time slice (measured: milliseconds on a busy
@@ -1149,6 +1220,7 @@ relay_loop(struct relay *r)
 	while (waitpid(r->bwrap_pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return SBOX_EXIT_REFUSED;
+	reap_sandbox(r->init);
 	if (WIFSIGNALED(status))
 		return SBOX_EXIT_SIGNAL_BASE + WTERMSIG(status);
 	return WEXITSTATUS(status);

@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -136,26 +137,91 @@ pty_foreground(const struct pty *t)
 	return t->ctl >= 0 && tcgetpgrp(t->ctl) == getpgrp();
 }
 
+/* Whether a canonical read's LINE of N bytes ended at a line's end, not
+ * at an end of input (which the read leaves out) or at the read's size. */
+static bool
+line_ended(const struct termios *tio, const char *line, size_t n)
+{
+	const unsigned char last = (unsigned char)line[n - 1];
+
+	return last == '\n' ||
+	    (tio->c_cc[VEOL] != _POSIX_VDISABLE && last == tio->c_cc[VEOL]) ||
+	    (tio->c_cc[VEOL2] != _POSIX_VDISABLE && last == tio->c_cc[VEOL2]);
+}
+
+/*
+ * What the caller's terminal holds already, read in its own canonical
+ * mode into KEYS (ROOM bytes, PTY_DRAIN_MAX at least): the lines typed
+ * ahead as they are, and each end of input as the end of input of the
+ * sandbox's terminal, its VEOF character.  Left there, an end of input
+ * would become a NUL byte at the change to raw mode (the kernel keeps it
+ * as a marked NUL, read as a plain one once the terminal is not
+ * canonical), which the command would read instead of its end (script(1)
+ * types one when its own input ends).  VEOF is switched off first, so
+ * that none can be kept between this look and the change: one typed
+ * from now on comes through as the key it is.  A line not yet ended
+ * stays, and is read raw.  Returns the bytes put in KEYS.
+ */
+static size_t
+drain_canonical(struct pty *t, char *keys, size_t room)
+{
+	struct termios noeof = t->saved;
+	const char eof = (char)t->saved.c_cc[VEOF];
+	size_t n = 0;
+
+	if (!(t->saved.c_lflag & ICANON) ||
+	    t->saved.c_cc[VEOF] == _POSIX_VDISABLE)
+		return 0;
+	noeof.c_cc[VEOF] = _POSIX_VDISABLE;
+	(void)tcsetattr(t->ctl, TCSANOW, &noeof);
+	/* Each round adds a byte at least: bounded by ROOM. */
+	while (n + 1 < room) {
+		struct pollfd pfd = { .fd = t->in, .events = POLLIN };
+		size_t want = room - n - 1;
+		ssize_t got;
+
+		if (poll(&pfd, 1, 0) != 1 || pfd.revents != POLLIN)
+			break;
+		got = read(t->in, keys + n, want);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			break;
+		n += (size_t)got;
+		if (got == 0 ||
+		    ((size_t)got < want &&
+			!line_ended(&t->saved, keys + n - got, (size_t)got)))
+			keys[n++] = eof;
+	}
+	return n;
+}
+
 /*
  * Raw mode, but with ISIG: the keyboard's interrupt, quit and suspend
  * characters still signal the caller's foreground job, which is us, and
  * the launcher passes them on.  Output processing is the sandbox
  * terminal's to do.  Only when we relay keys and are in the foreground:
- * a background job must leave the terminal to whoever is.
+ * a background job must leave the terminal to whoever is.  What the
+ * terminal held before the change is put in KEYS (drain_canonical()), to
+ * be relayed first; returns its size.
  */
-void
-pty_enter_raw(struct pty *t)
+size_t
+pty_enter_raw(struct pty *t, char *keys, size_t room)
 {
 	struct termios raw = t->saved;
+	size_t n;
 
 	if (t->master < 0 || t->in < 0 || !pty_foreground(t))
-		return;
+		return 0;
+	n = drain_canonical(t, keys, room);
 	cfmakeraw(&raw);
 	raw.c_lflag |= ISIG;
 	raw.c_cc[VMIN] = 1;
 	raw.c_cc[VTIME] = 0;
-	if (tcsetattr(t->ctl, TCSANOW, &raw) == 0)
-		t->raw = true;
+	/* Raw or not, the settings are no longer the caller's. */
+	(void)tcsetattr(t->ctl, TCSANOW, &raw);
+	t->raw = true;
+	return n;
 }
 
 /*

@@ -30,7 +30,11 @@ int pty_open(struct pty *, struct sbox_error *);
 void pty_close(struct pty *);
 int pty_child_stdio(const struct pty *);
 bool pty_foreground(const struct pty *);
-void pty_enter_raw(struct pty *);
+/* The room pty_enter_raw() needs for what a terminal holds: the kernel's
+ * buffer of a terminal's input (N_TTY_BUF_SIZE). */
+#define PTY_DRAIN_MAX 4096
+
+size_t pty_enter_raw(struct pty *, char *, size_t);
 void pty_restore(struct pty *);
 void pty_pass_winsize(const struct pty *);
 void pty_keep_fds(const struct pty *, int *, size_t *);

@@ -355,6 +355,49 @@ read_base(pid_t pid, unsigned long long dirfd, char *buf, size_t size)
 	return 0;
 }
 
+/*
+ * A path through a descriptor of the caller's (/proc/self/fd/N,
+ * /proc/thread-self/fd/N, /dev/fd/N, or below one of them), which the
+ * kernel follows to what the descriptor is open on: in PATH (SIZE bytes)
+ * the path of that file instead, as the sandbox sees it, from PID's own
+ * /proc/PID/fd/N.  PID is the thread the notification is for, and it is
+ * read while the call waits: it is trusted only once the call is found
+ * still waiting (serve_call()), so the descriptor is the caller's, not a
+ * process's that took the pid after it.  A descriptor of no file (a
+ * pipe, a socket) leaves PATH as it is.
+ */
+static void
+through_fd(pid_t pid, char *path, size_t size)
+{
+	static const char *const via[] = { "/proc/self/fd/",
+		"/proc/thread-self/fd/", "/dev/fd/" };
+	char link[64], target[PATH_MAX];
+	const char *rest = NULL;
+	char *end;
+	long fd;
+	ssize_t n;
+
+	for (size_t i = 0; i < N_ELEMENTS(via) && rest == NULL; i++)
+		if (strncmp(path, via[i], strlen(via[i])) == 0)
+			rest = path + strlen(via[i]);
+	if (rest == NULL || *rest < '0' || *rest > '9')
+		return;
+	errno = 0;
+	fd = strtol(rest, &end, 10);
+	if (errno != 0 || fd > INT_MAX || (*end != '\0' && *end != '/'))
+		return;
+	snprintf(link, sizeof(link), "/proc/%ld/fd/%ld", (long)pid, fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0 || target[0] != '/')
+		return;
+	target[n] = '\0';
+	if (strlen(target) + strlen(end) >= size)
+		return;
+	/* END is within PATH: moved first, then the target put before. */
+	memmove(path + n, end, strlen(end) + 1);
+	memcpy(path, target, (size_t)n);
+}
+
 /* The path argument I of REQ (and its base) into S; 0 when read. */
 static int
 read_path(const struct seccomp_notif *req, struct seen *s, int i)
@@ -389,8 +432,10 @@ read_path(const struct seccomp_notif *req, struct seen *s, int i)
 	    s->path[i][0] == '\0') {
 		return -1;
 	}
-	if (s->path[i][0] == '/')
+	if (s->path[i][0] == '/') {
+		through_fd(pid, s->path[i], sizeof(s->path[i]));
 		return 0;
+	}
 	return read_base(pid,
 	    dir >= 0 ? req->data.args[dir] : (unsigned long long)AT_FDCWD,
 	    s->base[i], sizeof(s->base[i]));

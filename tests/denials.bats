@@ -52,6 +52,43 @@ _outside() {
 	each_user _outside
 }
 
+# A write through a descriptor's link in /proc (the kernel follows it to
+# the file the descriptor is open on) is named by that file, read from
+# the writer's /proc/PID/fd/N while the call waits.
+_through_fd() {
+	local w
+	tree
+	usr sh -c 'echo before >"$1/f"' sh "$B"
+	# The control: unsandboxed, the file opened for reading is written
+	# through its descriptor's link.
+	usr sh -c 'exec 3<"$1/f"; echo x >/proc/self/fd/3' sh "$B"
+	assert_file "$B/f" x
+	usr sh -c 'echo before >"$1/f"' sh "$B"
+	for w in /proc/self/fd/3 /proc/thread-self/fd/3 /dev/fd/3; do
+		run --separate-stderr sbx --watch --rw "$P" -- sh -c \
+			'exec 3<"$1/f"; echo x >"$2"; echo "status $?"' \
+			sh "$B" "$w"
+		assert_status 0
+		assert_eq "$output" "status 2"
+		assert_contains "$stderr" \
+			"sbox-exec: refused: write to $B/f (openat); to allow: --rw=$B"
+		assert_contains "$stderr" "Read-only file system"
+		assert_file "$B/f" before
+	done
+	# A directory's descriptor, and a file below it.
+	run --separate-stderr sbx --watch --rw "$P" -- sh -c \
+		'exec 3<"$1"; echo x >/proc/self/fd/3/new; echo "status $?"' \
+		sh "$B"
+	assert_eq "$output" "status 2"
+	assert_contains "$stderr" \
+		"sbox-exec: refused: write to $B/new (openat); to allow: --rw=$B"
+	assert_absent "$B/new"
+}
+
+@test "a write through /proc/self/fd/N (or /dev/fd/N) names the file the descriptor is open on" {
+	each_user _through_fd
+}
+
 _home_file() {
 	tree
 	usr touch "$H/x" && rm -f "$H/x"

@@ -455,6 +455,50 @@ _sigterm() {
 	each_user _sigterm
 }
 
+# Under tests/payloads/subreaper.py, a parent that reaps nothing but its
+# own child (as a container's pid 1 may), which lists what is left below
+# it once sbox-exec has ended: every outcome, and nothing left.  bwrap
+# ends without waiting for its child, the sandbox's first process; that
+# one is the launcher's to reap (sbox-exec(1), EXIT STATUS).
+_no_zombie() {
+	local d sr
+	d=$(scratch_dir)
+	cd "$d" || return 1
+	sr=$(payload subreaper.py)
+	# Control: what a launcher leaves behind is seen, as a zombie.
+	run usr "$PY" "$sr" sh -c 'sleep 0.1 & exec true'
+	assert_status 0
+	assert_contains "$output" " Z sleep"
+	assert_contains "$output" "exit=0"
+	# A run; one that leaves a process of its own inside.
+	run usr "$PY" "$sr" "$SBOX" -- true
+	refute_contains "$output" "left "
+	assert_contains "$output" "exit=0"
+	run usr "$PY" "$sr" "$SBOX" -- sh -c 'sleep 60 & exit 3'
+	refute_contains "$output" "left "
+	assert_contains "$output" "exit=3"
+	# Refusals: before bwrap, and from inside (command not found).
+	run usr "$PY" "$sr" "$SBOX" --chdir=/nonexistent-dir -- true
+	refute_contains "$output" "left "
+	assert_contains "$output" "exit=125"
+	run usr "$PY" "$sr" "$SBOX" -- no-such-command-sbox-test
+	refute_contains "$output" "left "
+	assert_contains "$output" "exit=127"
+	# A signal to sbox-exec, once the command runs.
+	run usr "$PY" "$sr" --signal "15,$d/ready" "$SBOX" --rw "$d" -- \
+		sh -c 'touch "$1/ready"; sleep 60' sh "$d"
+	refute_contains "$output" "left "
+	assert_contains "$output" "exit=143"
+	# A timeout.
+	run usr "$PY" "$sr" "$SBOX" --timeout 0.5 -- sleep 60
+	refute_contains "$output" "left "
+	assert_contains "$output" "exit=124"
+}
+
+@test "sbox-exec reaps what it started: no zombie left to its parent after a run, a refusal, a signal or a timeout" {
+	each_user _no_zombie
+}
+
 # Field 41 of /proc/PID/stat: the scheduling policy (0 SCHED_OTHER,
 # 3 SCHED_BATCH).
 _sched_policy() {

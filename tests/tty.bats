@@ -70,10 +70,57 @@ first_line() {
 	printf '%s\n' "${output%%$'\n'*}"
 }
 
-# Driven by tests/payloads/pty-drive.py rather than script(1): script, at
-# the end of its own input, types a NUL byte into a terminal in raw mode
-# (as the relay puts the caller's), and the sandbox's terminal would echo
-# it in front.
+# on_script FILE SHELL-COMMAND: SHELL-COMMAND on a new pty (script(1)) as
+# the pass's user, with nothing on script's input (script types the end of
+# input, VEOF, into the terminal then), the terminal's bytes in FILE
+# (the NULs too, which $output would lose) and the exit code in $status.
+# Ten seconds at most: a run that hangs fails with 124.
+on_script() {
+	status=0
+	usr env SHELL=/bin/sh timeout 10 script -qfec "$2" /dev/null \
+		</dev/null >"$1" || status=$?
+}
+
+# script(1) types its end of input as soon as its input ends, before the
+# launcher has put the caller's terminal in raw mode: the kernel keeps it
+# as a marked NUL, which the change of mode turns into a plain one (read
+# by the command, which never saw its input end).  The launcher reads
+# what the terminal holds before the change (sbox-exec(1), "The
+# terminal").
+@test "through script(1), the end of input reaches the command as its end, not as a NUL, and the run ends" {
+	body() {
+		local d sbox opt
+		d=$(scratch_dir)
+		sbox=$(printf %q "$SBOX")
+		# The control: unsandboxed, cat reads nothing and ends at once.
+		on_script "$d/plain" cat
+		assert_status 0
+		cmp "$d/plain" /dev/null
+		for opt in "" --tty; do
+			on_script "$d/sandboxed" "$sbox $opt -- cat"
+			assert_status 0
+			# Not a byte: no NUL, and no ^@ echoed for one.
+			od -c "$d/sandboxed" >&2
+			cmp "$d/sandboxed" "$d/plain"
+		done
+		# A line typed ahead reaches the command, still without a NUL,
+		# and its end after it.
+		printf 'typed\n' >"$d/input"
+		status=0
+		usr env SHELL=/bin/sh timeout 10 script -qfec "$sbox -- wc -l" \
+			/dev/null <"$d/input" >"$d/lines" || status=$?
+		assert_status 0
+		od -c "$d/lines" >&2
+		tr -d '\000' <"$d/lines" >"$d/lines-without-nul"
+		cmp "$d/lines" "$d/lines-without-nul"
+		refute_contains "$(cat "$d/lines")" '^@'
+		grep -q '^1'$'\r''$' "$d/lines"
+	}
+	each_user body
+}
+
+# Driven by tests/payloads/pty-drive.py rather than script(1), where a
+# test types keys and looks at what appears in between.
 @test "without --tty the command has no controlling terminal; with it, it has" {
 	body() {
 		local probe='if (exec 3</dev/tty) 2>/dev/null; then echo has-ctty; else echo no-ctty; fi'
