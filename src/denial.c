@@ -50,9 +50,9 @@ static struct {
 	bool quiet;	     /* the command ended: nothing more on stderr */
 	const char *home;    /* never a grant, whatever asked for it */
 	const char *project; /* nor what holds it: its real path */
-	struct nolearn_list *never; /* nor these (NULL: nothing learned) */
-	bool never_real;	    /* their real forms added */
-	char *home_real;
+	struct nolearn_list *never;  /* nor these (NULL: nothing learned) */
+	bool never_real;	     /* their real forms added */
+	char *home_norm, *home_real; /* the home, normalised and resolved */
 } st = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /*
@@ -104,8 +104,10 @@ never_prepare(void)
 	if (st.never_real)
 		return;
 	st.never_real = true;
-	if (st.home != NULL)
+	if (st.home != NULL && st.home[0] == '/') {
+		st.home_norm = util_path_absolute(st.home, "/");
 		st.home_real = util_realpath(st.home);
+	}
 	if (st.never == NULL)
 		return;
 	n = st.never->n;
@@ -131,13 +133,61 @@ denial_too_wide(const char *path)
 	never_prepare();
 	if (strchr(path + 1, '/') == NULL)
 		return "/ or a top-level directory";
-	if ((st.home != NULL && util_path_within(st.home, path)) ||
+	if ((st.home_norm != NULL && util_path_within(st.home_norm, path)) ||
 	    (st.home_real != NULL && util_path_within(st.home_real, path)))
 		return "it holds the home directory";
 	if (st.project != NULL && util_path_within(st.project, path) &&
 	    strcmp(st.project, path) != 0)
 		return "it holds the project and its siblings";
 	return NULL;
+}
+
+/* Whether PATH lies in NAME directly in DIR, a name that starts with a
+ * dot or is node_modules. */
+static bool
+walked_up_in(const char *path, const char *dir)
+{
+	size_t len = strlen(dir);
+	const char *name;
+
+	if (!util_path_within(path, dir) || strcmp(path, dir) == 0)
+		return false;
+	name = path + (strcmp(dir, "/") == 0 ? 1 : len + 1);
+	return name[0] == '.' ||
+	    (strncmp(name, "node_modules", 12) == 0 &&
+		(name[12] == '/' || name[12] == '\0'));
+}
+
+/*
+ * Whether PATH (absolute) lies in a file or directory, directly in the
+ * home or in a directory above the project, whose name starts with a dot
+ * or is node_modules: a tool's own in the home, which the same tool
+ * outside the sandbox reads, or a place that tools in the projects
+ * below find by looking up (git's .git, cargo's .cargo, node's
+ * node_modules).  Said, never learned.
+ */
+bool
+denial_walked_up(const char *path)
+{
+	never_prepare();
+	if ((st.home_norm != NULL && walked_up_in(path, st.home_norm)) ||
+	    (st.home_real != NULL && walked_up_in(path, st.home_real)))
+		return true;
+	if (st.project == NULL)
+		return false;
+	for (cleanup_free char *dir = xstrdup(st.project);;) {
+		char *slash = strrchr(dir, '/');
+
+		if (slash == NULL)
+			return false;
+		if (slash == dir) {
+			dir[1] = '\0';
+			return walked_up_in(path, dir);
+		}
+		*slash = '\0';
+		if (walked_up_in(path, dir))
+			return true;
+	}
 }
 
 /*
@@ -598,18 +648,20 @@ too_wide(const char *value)
 	bool unread;
 	const struct nolearn_entry *e;
 
-	if (value[0] != '/' || denial_too_wide(value) != NULL)
+	if (value[0] != '/' || denial_too_wide(value) != NULL ||
+	    denial_walked_up(value))
 		return true;
 	e = denial_never(value, &unread);
 	return unread || (e != NULL && e->kind == NOLEARN_RUNS) ||
 	    (e != NULL && e->kind == NOLEARN_CACHE);
 }
 
-/* Whether the grant of E may be written by --learn. */
+/* Whether the grant of E may be written by --learn: never a socket's. */
 static bool
 learnable(const struct entry *e)
 {
 	return e->option != NULL && writable_value(e->value) && !e->wide &&
+	    strcmp(e->option, "allow-socket") != 0 &&
 	    !((strcmp(e->option, "rw") == 0 ||
 		  strcmp(e->option, "rw-create") == 0) &&
 		too_wide(e->value));
@@ -827,9 +879,10 @@ denial_learn(const char *path, const char *base, char **why)
 		return -1;
 	}
 	fd = util_open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);
-	if (fd < 0 || fstat(fd, &st_) < 0 || !S_ISREG(st_.st_mode)) {
+	if (fd < 0 || fstat(fd, &st_) < 0 || !S_ISREG(st_.st_mode) ||
+	    st_.st_nlink != 1) {
 		*why = xasprintf(
-		    "%s was removed or replaced during the run: nothing learned is written",
+		    "%s was removed, replaced or linked to during the run: nothing learned is written",
 		    path);
 		if (fd >= 0)
 			close(fd);
@@ -886,5 +939,6 @@ denial_reset(void)
 	st.quiet = false;
 	st.never_real = false;
 	free(st.home_real);
-	st.home_real = NULL;
+	free(st.home_norm);
+	st.home_real = st.home_norm = NULL;
 }

@@ -48,6 +48,7 @@ struct nolearn_entry;
 
 void denial_setup(int, const char *, const char *, struct nolearn_list *);
 const char *denial_too_wide(const char *);
+bool denial_walked_up(const char *);
 const struct nolearn_entry *denial_never(const char *, bool *);
 void denial_report(enum denial_kind, const char *, const char *,
     const struct denial_grant *);

@@ -419,6 +419,14 @@ learn_open(const char *file, char **text, struct sbox_error *err)
 		    file, strerror(errno));
 		return -1;
 	}
+	/* Another name of the same file would not be read-only inside. */
+	if (fstat(fd, &st) == 0 && st.st_nlink > 1) {
+		close(fd);
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "--learn: %s has other hard links, through which a sandbox could change it; give it a file of its own",
+		    file);
+		return -1;
+	}
 	close(fd);
 	*text = denial_learn_read(file);
 	if (*text == NULL) {

@@ -28,6 +28,8 @@ static const struct {
 	{ "git", "git's own configuration, which names programs git runs" },
 	{ "language", "a language's start-up hook or a tool's configuration" },
 	{ "system", "a system directory" },
+	{ "home",
+	    "another user's home directory, whose start-up files run as that user" },
 };
 
 static bool
@@ -116,6 +118,13 @@ nolearn_add_dirs(struct nolearn_list *l, const char *dirs, const char *class)
 	}
 }
 
+/* HOME, another user's home directory, as a "runs" entry. */
+void
+nolearn_add_home(struct nolearn_list *l, const char *home)
+{
+	nolearn_add(l, NOLEARN_RUNS, home, class_says("home"), NULL);
+}
+
 /* One line; 0, or -1 with *WHY set. */
 static int
 parse_line(char *line, const struct creds_env *env, struct nolearn_list *out,
@@ -136,7 +145,7 @@ parse_line(char *line, const struct creds_env *env, struct nolearn_list *out,
 		word = next_word(&p);
 		if (word == NULL || (says = class_says(word)) == NULL) {
 			*why =
-			    "\"runs\" must be followed by a class: shell, path, autostart, cron, editor, git, language or system";
+			    "\"runs\" must be followed by a class: shell, path, autostart, cron, editor, git, language, system or home";
 			return -1;
 		}
 	} else if (strcmp(word, "cache") == 0) {

@@ -607,6 +607,14 @@ load_policy(struct resolver *rs, const char *path, const char *opt,
 		fail(rs, from, "%s: %s: not a text file", opt, path);
 		return;
 	}
+	/* Another name of the same file would not be read-only inside
+	 * (HOST PROTECTION in sbox-exec(1)). */
+	if (strcmp(opt, "--policy") == 0 && st.st_nlink > 1) {
+		fail(rs, from,
+		    "--policy: %s has other hard links, through which a sandbox could change it; give it a file of its own",
+		    path);
+		return;
+	}
 	if (!may_include(rs, &st, path, opt, from))
 		return;
 	{
@@ -907,16 +915,54 @@ resolve_never_learned(const struct invocation *inv, struct nolearn_list *out,
 		.getenv = env_lookup,
 	};
 	struct nolearn_list path = { 0 };
+	const char *env_path = getenv("PATH");
+	cleanup_free char *dirs = xstrdup(env_path != NULL ? env_path : "");
+	const char *mine[4] = { getenv("HOME"), pw_home, home_real(0),
+		home_real(1) };
+	char *save = NULL;
+	struct passwd *pw;
+	FILE *f;
 
 	if (load_never_learned(&cenv, out, err) < 0)
 		return -1;
-	nolearn_add_dirs(&path, getenv("PATH"), "path");
+	/* PATH as written, and where each directory really is (a link
+	 * followed by "..", which the text alone cannot tell). */
+	nolearn_add_dirs(&path, env_path, "path");
+	for (char *d = strtok_r(dirs, ":", &save); d != NULL;
+	     d = strtok_r(NULL, ":", &save)) {
+		cleanup_free char *real = d[0] == '/' ? util_realpath(d) : NULL;
+
+		if (real != NULL)
+			nolearn_add_dirs(&path, real, "path");
+	}
 	for (size_t i = 0; i < path.n; i++)
 		if (inv->project_real == NULL ||
 		    !util_path_within(path.v[i].path, inv->project_real))
 			nolearn_add(out, NOLEARN_RUNS, path.v[i].path,
 			    path.v[i].what, NULL);
 	nolearn_clear(&path);
+	/* Every other user's home: what runs from it runs as that user.
+	 * Not one that holds the caller's own home or the project. */
+	f = fopen("/etc/passwd", "re");
+	while (f != NULL && (pw = fgetpwent(f)) != NULL) {
+		cleanup_free char *home = NULL;
+		bool ours = false;
+
+		if (pw->pw_dir == NULL || pw->pw_dir[0] != '/')
+			continue;
+		home = util_path_absolute(pw->pw_dir, "/");
+		for (size_t i = 0; i < N_ELEMENTS(mine); i++)
+			ours = ours ||
+			    (mine[i] != NULL && mine[i][0] == '/' &&
+				util_path_within(mine[i], home));
+		if (ours || strcmp(home, "/") == 0 ||
+		    (inv->project_real != NULL &&
+			util_path_within(inv->project_real, home)))
+			continue;
+		nolearn_add_home(out, home);
+	}
+	if (f != NULL)
+		fclose(f);
 	return 0;
 }
 

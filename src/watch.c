@@ -559,22 +559,6 @@ credential_at(const char *path)
 	return NULL;
 }
 
-/* Whether PATH lies in the home in a file or directory whose name
- * starts with a dot (~/.npm, ~/.cargo/registry, ~/.foorc): a tool's own,
- * which the same tool outside the sandbox reads and may run code from. */
-static bool
-in_home_dot(const char *path)
-{
-	size_t len;
-
-	if (w.home == NULL || !util_path_within(path, w.home))
-		return false;
-	len = strlen(w.home);
-	while (len > 1 && w.home[len - 1] == '/')
-		len--;
-	return path[len] == '/' && path[len + 1] == '.';
-}
-
 /* A hidden place of the policy within DIR, or NULL. */
 static const struct mount *
 hides_within(const char *dir)
@@ -729,12 +713,12 @@ say_write(const struct mount *m, const char *abs, const char *call)
 	if ((wide = denial_too_wide(dir)) == NULL) {
 		g = (struct denial_grant){ .option = option, .value = dir };
 	} else if (there && mode != S_IFDIR) {
-		bool dot = in_home_dot(abs);
+		bool dot = denial_walked_up(abs);
 
 		g = (struct denial_grant){ .option = "rw",
 			.value = abs,
 			.note = dot ?
-			    "the file alone, a file of the home whose name starts with a dot, which tools outside the sandbox read: --learn leaves it out" :
+			    "the file alone, a file of the home or above the project whose name starts with a dot, which tools outside the sandbox read: --learn leaves it out" :
 			    "the file alone: its directory would be too wide a grant",
 			.wide = dot };
 	} else {
@@ -762,9 +746,9 @@ say_write(const struct mount *m, const char *abs, const char *call)
 			"%s holds %s, which is on the credential list (HOST PROTECTION in sbox-exec(1)): no option is suggested",
 			g.value, cred);
 		g = (struct denial_grant){ .note = note };
-	} else if (!g.wide && in_home_dot(g.value)) {
+	} else if (!g.wide && denial_walked_up(g.value)) {
 		g.note =
-		    "a tool's own place in the home, which tools outside the sandbox read too; --learn leaves it out: a private cache (--cache) the tool is pointed at is safer";
+		    "a tool's own place in the home, or one that tools below it find by looking up (a .git or node_modules above the project): tools outside the sandbox read it too; --learn leaves it out: a private cache (--cache) the tool is pointed at is safer";
 		g.wide = true;
 	} else if ((hidden = hides_within(g.value)) != NULL) {
 		note = xasprintf(
@@ -834,9 +818,16 @@ decide(struct seen *s)
 			    (m->kind == MOUNT_HIDE_DIR ||
 				m->kind == MOUNT_HIDE_FILE) &&
 			    exists(abs, &mode) && mode == S_IFSOCK) {
+				/* Said, never learned or summed up: a
+				 * socket acts for the user outside (a
+				 * session bus, an agent), and exposing
+				 * one is a choice to make by hand. */
 				struct denial_grant g = {
 					.option = "allow-socket",
 					.value = abs,
+					.note =
+					    "a socket that acts outside the sandbox; --learn leaves it out: type it if you mean it",
+					.wide = true,
 				};
 
 				denial_report(DENIAL_SOCKET, abs, "connect",

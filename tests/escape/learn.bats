@@ -211,3 +211,119 @@ _edits_policy() {
 	assert_eq "$(cat "$pol")" "# the user wrote this"
 	assert_contains "$stderr" "sbox-exec: --learn: $pol was changed during the run"
 }
+
+# The second round: a home named through a link or with a trailing
+# slash, what tools find by looking up above the project, a socket that
+# acts outside, a PATH directory named through a link and "..", and as
+# root the kernel's file systems, /var, and another user's home.
+ROUND2='
+w() { (eval "$1") 2>/dev/null && echo "wrote: $1"; }
+w "echo evil >>\"\$HOME/.config/i3/config\""
+w "mkdir \"\$HOME/.newdot\""
+w "mkdir ../.git"
+w "mkdir ../node_modules"
+w "mkdir ../.cargo"
+w "mkdir \"\$HOME/node_modules\""
+w "echo evil >\"\$REALPD/evil\""
+w "/usr/bin/python3 -c \"import socket,sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1])\" \"\$SOCK\""
+w "echo evil >\"\$SYSFILE\""
+w "mkdir \"\$VARDIR\""
+w "echo evil >\"\$OTHERHOME/.bashrc\""
+w "mkdir \"\$OTHERHOME/bin\""
+true
+'
+
+# round2 ARGS...: the second round in sbox-exec with ARGS, as the pass's
+# user, with $PATHDIR2 first on the caller's PATH.
+round2() {
+	PATH="$PATHDIR2:$PATH" sbx "$@" -- sh -c "$ROUND2"
+}
+
+_round2() {
+	local pol=$D/round2-${AS:-root}.policy real line pid
+	real=$D/realhome-${AS:-root}
+	rm -rf "$real" "$D/linkhome-${AS:-root}" "$D/pd-${AS:-root}"
+	usr mkdir -p "$real/src/proj" "$real/.config/i3" "$D/pd-${AS:-root}/deep/bin"
+	usr touch "$real/.config/i3/config"
+	ln -s "$real" "$D/linkhome-${AS:-root}"
+	usr ln -s deep/x "$D/pd-${AS:-root}/lnk"
+	usr mkdir -p "$D/pd-${AS:-root}/deep/x"
+	export REALPD=$D/pd-${AS:-root}/deep/bin
+	PATHDIR2=$D/pd-${AS:-root}/lnk/../bin/
+	export SOCK=$D/rt-${AS:-root}/bus XDG_RUNTIME_DIR=$D/rt-${AS:-root}
+	rm -rf "$XDG_RUNTIME_DIR"
+	usr mkdir "$XDG_RUNTIME_DIR"
+	chmod 0700 "$XDG_RUNTIME_DIR"
+	bg usr_exec /usr/bin/python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8)
+while True: s.accept()[0].close()' "$SOCK"
+	wait_for 10 test -S "$SOCK"
+	if [ -z "${AS:-}" ]; then
+		export SYSFILE=/sys/kernel/sbox-learn-test VARDIR=/var/cache/sbox-learn-test.$$
+		OTHERHOME=$D/otheruser
+		mkdir "$OTHERHOME"
+		local other=sbxlrn$$
+		useradd --no-create-home --home-dir "$OTHERHOME" --shell /usr/sbin/nologin "$other"
+		on_teardown userdel "$other"
+		on_teardown rm -rf "$VARDIR"
+		export OTHERHOME
+	else
+		export SYSFILE=$real/.not-root-sys VARDIR=$real/.not-root-var \
+			OTHERHOME=$real/.not-root-other
+		usr mkdir -p "$OTHERHOME"
+	fi
+	for home in "$D/linkhome-${AS:-root}" "$real/"; do
+		export HOME=$home
+		cd "$real/src/proj" || return 1
+		rm -f "$pol"
+		run --separate-stderr round2 --learn="$pol"
+		assert_status 0
+		refute_contains "$output" "wrote:"
+		run grep -E -- '^--' "$pol"
+		while IFS= read -r line; do
+			[ -z "$line" ] && continue
+			echo "learned ($home): $line" >&2
+			return 1
+		done <<<"$output"
+		# Nor does the summary offer any of it.
+		refute_contains "$stderr" "to allow what an option can"
+	done
+	# The control: unsandboxed, these writes land (and are undone).
+	run usr env HOME="$real" sh -c "$ROUND2"
+	assert_contains "$output" "wrote: mkdir ../.git"
+	assert_contains "$output" "wrote: mkdir \"\$HOME/.newdot\""
+	assert_contains "$output" "wrote: echo evil >\"\$REALPD/evil\""
+	assert_contains "$output" "wrote: /usr/bin/python3"
+	assert_contains "$output" "wrote: echo evil >\"\$OTHERHOME/.bashrc\""
+	[ -z "${AS:-}" ] || assert_contains "$output" "wrote: mkdir \"\$VARDIR\""
+}
+
+@test "round two: a home through a link, .git and node_modules above the project, a socket, PATH through a link, /sys and /var as root, another user's home: nothing learned" {
+	each_user _round2
+}
+
+_linked_policy() {
+	P=$D/linked-${AS:-root}
+	rm -rf "$P"
+	usr mkdir "$P"
+	cd "$P" || return 1
+	printf '%s\n' '--setenv MARK kept' | usr tee p.policy >/dev/null
+	usr ln p.policy .other-name
+	usr touch learned.policy
+	usr ln learned.policy .learned-other
+	run --separate-stderr sbx --rw . --policy=p.policy -- true
+	assert_status 125
+	assert_contains "$stderr" "p.policy has other hard links"
+	run --separate-stderr sbx --rw . --learn=learned.policy -- true
+	assert_status 125
+	assert_contains "$stderr" "learned.policy has other hard links"
+	# The control: through the other name, the file changes.
+	run usr sh -c 'echo "--net" >>.other-name'
+	assert_status 0
+	assert_contains "$(cat p.policy)" "--net"
+}
+
+@test "a --policy or --learn file with another hard link, which a sandbox could write through, is refused" {
+	each_user _linked_policy
+}
