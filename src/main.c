@@ -438,6 +438,50 @@ learn_open(const char *file, char **text, struct sbox_error *err)
 	return 0;
 }
 
+/* --learn's file made and read before the launch looks at the host (the
+ * first problem kept in INV, as parsing keeps it); its text in *BASE. */
+static void
+learn_start(struct invocation *inv, char **base)
+{
+	struct sbox_error err = { 0 };
+
+	if (inv->mode == MODE_RUN && inv->learn != NULL &&
+	    inv->err.detail == NULL && learn_open(inv->learn, base, &err) < 0)
+		inv->err = err;
+}
+
+/* What the user should know of the policy, refused or not (with -v, or
+ * --check), and what the user must hear at every launch (unless -q). */
+static void
+say_notices(const struct invocation *inv)
+{
+	if (inv->verbosity > 0 ||
+	    (inv->mode == MODE_CHECK && inv->verbosity >= 0))
+		for (size_t i = 0; i < inv->notices.n; i++)
+			util_say("%s", inv->notices.v[i]);
+	if (inv->verbosity >= 0)
+		for (size_t i = 0; i < inv->warnings.n; i++)
+			util_say("warning: %s", inv->warnings.v[i]);
+}
+
+/*
+ * What refusals are told with: the home, the project and, when writes
+ * are watched, the never-learned list, which must be read (fail closed:
+ * without it no grant could be judged safe).  NEVER is filled here and
+ * read until the end of the run.
+ */
+static void
+denials_setup(struct reporter *rep, const struct invocation *inv,
+    struct nolearn_list *never)
+{
+	struct sbox_error err = { 0 };
+
+	if (inv->mode == MODE_RUN && inv->denials &&
+	    resolve_never_learned(inv, never, &err) < 0)
+		refuse(rep, &err);
+	denial_setup(inv->verbosity, getenv("HOME"), inv->project_real, never);
+}
+
 /* After the run: --learn's policy file (DENIALS in sbox-exec(1)), from
  * BASE, its text at launch. */
 static void
@@ -569,22 +613,10 @@ main(int argc, char **argv)
 		cli_free(&inv);
 		return flush_stdout() == 0 ? 0 : SBOX_EXIT_REFUSED;
 	}
-	if (inv.mode == MODE_RUN && inv.learn != NULL &&
-	    inv.err.detail == NULL &&
-	    learn_open(inv.learn, &learn_base, &err) < 0) {
-		inv.err = err;
-		err = (struct sbox_error){ 0 };
-	}
+	learn_start(&inv, &learn_base);
 	(void)resolve_invocation(&inv, run_holds(&rep, &inv));
 	phase_mark("resolved");
-	/* What the user should know of the policy, refused or not. */
-	if (inv.verbosity > 0 || (inv.mode == MODE_CHECK && inv.verbosity >= 0))
-		for (size_t i = 0; i < inv.notices.n; i++)
-			util_say("%s", inv.notices.v[i]);
-	/* What the user must hear at every launch, unless -q. */
-	if (inv.verbosity >= 0)
-		for (size_t i = 0; i < inv.warnings.n; i++)
-			util_say("warning: %s", inv.warnings.v[i]);
+	say_notices(&inv);
 	open_sockets(&rep, &inv);
 	if (inv.err.detail != NULL)
 		refuse(&rep, &inv.err);
@@ -610,11 +642,7 @@ main(int argc, char **argv)
 		.ready = on_ready,
 		.ready_ctx = &rep,
 	};
-	/* Fail closed: without the list, no grant could be judged safe. */
-	if (inv.mode == MODE_RUN && inv.denials &&
-	    resolve_never_learned(&inv, &never, &err) < 0)
-		refuse(&rep, &err);
-	denial_setup(inv.verbosity, getenv("HOME"), inv.project_real, &never);
+	denials_setup(&rep, &inv, &never);
 	/* The clock file times come from: nothing changed later is older. */
 	clock_gettime(CLOCK_REALTIME_COARSE, &start);
 	launch_planned(&rep, &inv, &spec, argc, argv, &code);

@@ -237,7 +237,51 @@ grant_kind(enum opt_id id, const struct stat *st)
 	return MOUNT_RO;
 }
 
-/* --ro, --rw, --hide, the -try forms and --allow-socket. */
+/*
+ * --rw-create: DIR made when missing, before it is granted as --rw
+ * grants it.  Only DIR itself is made, with the mode mkdir(1) would give
+ * it, in a parent that exists; the parent is reached as the grant itself
+ * would be (from a policy file, through no planted link), and DIR is
+ * made in the directory opened, so that nothing swapped in between leads
+ * the creation elsewhere.  --print makes nothing, and shows the grant.
+ * True when the grant is to be added as usual.
+ */
+static bool
+create_missing(struct resolver *rs, const char *value, const char *dest,
+    const struct origin *o)
+{
+	struct policy *p = &rs->inv->policy;
+	const char *name = strrchr(dest, '/') + 1;
+	cleanup_free char *parent = NULL, *src = NULL;
+	struct stat st;
+	int fd;
+
+	if (name[0] == '\0' || util_lstat(dest, &st) == 0 || errno != ENOENT)
+		return true;
+	if (rs->inv->mode == MODE_PRINT) {
+		struct mount *m = policy_add_mount(p, MOUNT_RW, dest, dest);
+
+		m->from_file = o->file != NULL;
+		return false;
+	}
+	parent = name - 1 == dest ? xstrdup("/") :
+				    xstrndup(dest, (size_t)(name - dest - 1));
+	src = grant_source(rs, OPT_RW_CREATE, parent, parent, o);
+	if (src == NULL)
+		return false;
+	fd = util_open(src, O_RDONLY | O_DIRECTORY, 0);
+	if (fd < 0 || (mkdirat(fd, name, 0777) < 0 && errno != EEXIST)) {
+		fail(rs, o, "--rw-create: cannot create %s: %s", value,
+		    strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	close(fd);
+	return true;
+}
+
+/* --ro, --rw, --hide, the -try forms, --rw-create and --allow-socket. */
 static void
 add_path(struct resolver *rs, enum opt_id id, const char *value,
     const struct origin *o)
@@ -254,6 +298,8 @@ add_path(struct resolver *rs, enum opt_id id, const char *value,
 	 * through the same links, which the sandbox shows too.
 	 */
 	dest = util_path_absolute(value, p->cwd);
+	if (id == OPT_RW_CREATE && !create_missing(rs, value, dest, o))
+		return;
 	src = grant_source(rs, id, value, dest, o);
 	if (src == NULL)
 		return;
@@ -272,51 +318,6 @@ add_path(struct resolver *rs, enum opt_id id, const char *value,
 	m->from_file = o->file != NULL;
 	if (strcmp(dest, src) != 0)
 		m->given = steal_pointer(&dest);
-}
-
-/*
- * --rw-create: DIR made when missing, then granted as --rw grants it.
- * Only DIR itself is made, with the mode mkdir(1) would give it, in a
- * parent that exists; the parent is reached as the grant itself would
- * be (from a policy file, through no planted link), and DIR is made in
- * the directory opened, so that nothing swapped in between leads the
- * creation elsewhere.  --print makes nothing.
- */
-static void
-add_created(struct resolver *rs, const char *value, const struct origin *o)
-{
-	struct policy *p = &rs->inv->policy;
-	cleanup_free char *dest = util_path_absolute(value, p->cwd);
-	cleanup_free char *parent = NULL, *src = NULL;
-	const char *name = strrchr(dest, '/') + 1;
-	struct stat st;
-	int fd;
-
-	if (name[0] == '\0' || util_lstat(dest, &st) == 0 || errno != ENOENT) {
-		add_path(rs, OPT_RW_CREATE, value, o);
-		return;
-	}
-	if (rs->inv->mode == MODE_PRINT) {
-		struct mount *m = policy_add_mount(p, MOUNT_RW, dest, dest);
-
-		m->from_file = o->file != NULL;
-		return;
-	}
-	parent = xstrndup(dest, (size_t)(name - dest - 1));
-	src = grant_source(rs, OPT_RW_CREATE, parent[0] != '\0' ? parent : "/",
-	    parent[0] != '\0' ? parent : "/", o);
-	if (src == NULL)
-		return;
-	fd = util_open(src, O_RDONLY | O_DIRECTORY, 0);
-	if (fd < 0 || (mkdirat(fd, name, 0777) < 0 && errno != EEXIST)) {
-		fail(rs, o, "--rw-create: cannot create %s: %s", value,
-		    strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	close(fd);
-	add_path(rs, OPT_RW_CREATE, value, o);
 }
 
 static void
@@ -730,11 +731,9 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 	case OPT_HIDE:
 	case OPT_RO_TRY:
 	case OPT_RW_TRY:
+	case OPT_RW_CREATE:
 	case OPT_ALLOW_SOCKET:
 		add_path(rs, id, value, o);
-		break;
-	case OPT_RW_CREATE:
-		add_created(rs, value, o);
 		break;
 	case OPT_NET:
 	case OPT_NO_NET:

@@ -653,6 +653,41 @@ makes_dir(const char *call)
 }
 
 /*
+ * The refused write to ABS said when the place itself decides: kept by
+ * host protection, on the never-learned list, or a tool's cache below
+ * ~/.cache.  True when said.
+ */
+static bool
+said_by_place(const struct mount *m, const char *abs, const char *call)
+{
+	struct denial_grant g = { 0 };
+	cleanup_free char *name = NULL, *setenv = NULL, *note = NULL;
+
+	/* The home directory hidden whole is no store to keep: below it,
+	 * the usual grant. */
+	if (m != NULL && m->protection &&
+	    !(w.home != NULL && util_path_within(w.home, m->dest))) {
+		g.note = m->kind == MOUNT_HIDE_DIR ||
+			m->kind == MOUNT_HIDE_FILE ?
+		    "hidden by host protection (a credential store, a socket or sbox-exec's own files): no option is suggested" :
+		    "kept read-only by host protection (HOST PROTECTION in sbox-exec(1)): no option is suggested";
+	} else if (!never_granted(abs, false, &g, &note, &setenv)) {
+		if ((name = cache_name(abs)) == NULL)
+			return false;
+		setenv = xasprintf("XDG_CACHE_HOME ${CACHE}/%s", name);
+		note = xasprintf(
+		    "a private cache; in a policy file, point the tool there with --setenv %s",
+		    setenv);
+		g = (struct denial_grant){ .option = "cache",
+			.value = name,
+			.setenv = setenv,
+			.note = note };
+	}
+	denial_report(DENIAL_WRITE, abs, call, &g);
+	return true;
+}
+
+/*
  * Say the refused write to ABS by CALL, with the narrowest grant that
  * lets it through: the directory written in, an existing file alone
  * where its directory would be too wide, a missing directory made by
@@ -663,8 +698,7 @@ static void
 say_write(const struct mount *m, const char *abs, const char *call)
 {
 	struct denial_grant g = { 0 };
-	cleanup_free char *dir = NULL, *name = NULL, *setenv = NULL;
-	cleanup_free char *note = NULL;
+	cleanup_free char *dir = NULL, *setenv = NULL, *note = NULL;
 	const struct mount *hidden;
 	const char *cred, *wide, *option = "rw";
 	mode_t mode = 0;
@@ -674,33 +708,8 @@ say_write(const struct mount *m, const char *abs, const char *call)
 		denial_report(DENIAL_WRITE, abs, call, NULL);
 		return;
 	}
-	/* The home directory hidden whole is no store to keep: below it,
-	 * the usual grant. */
-	if (m != NULL && m->protection &&
-	    !(w.home != NULL && util_path_within(w.home, m->dest))) {
-		g.note = m->kind == MOUNT_HIDE_DIR ||
-			m->kind == MOUNT_HIDE_FILE ?
-		    "hidden by host protection (a credential store, a socket or sbox-exec's own files): no option is suggested" :
-		    "kept read-only by host protection (HOST PROTECTION in sbox-exec(1)): no option is suggested";
-		denial_report(DENIAL_WRITE, abs, call, &g);
+	if (said_by_place(m, abs, call))
 		return;
-	}
-	if (never_granted(abs, false, &g, &note, &setenv)) {
-		denial_report(DENIAL_WRITE, abs, call, &g);
-		return;
-	}
-	if ((name = cache_name(abs)) != NULL) {
-		setenv = xasprintf("XDG_CACHE_HOME ${CACHE}/%s", name);
-		note = xasprintf(
-		    "a private cache; in a policy file, point the tool there with --setenv %s",
-		    setenv);
-		g = (struct denial_grant){ .option = "cache",
-			.value = name,
-			.setenv = setenv,
-			.note = note };
-		denial_report(DENIAL_WRITE, abs, call, &g);
-		return;
-	}
 	there = exists(abs, &mode);
 	if (there && mode == S_IFDIR) {
 		dir = xstrdup(abs);
