@@ -458,3 +458,34 @@ print(" ".join(sorted(out)))' "$d/home" "$d/proj" <<<"$output")
 			sort | tr '\n' ' ')"
 	done
 }
+
+@test "--rw-create makes exactly the missing directory, then grants it; --print makes nothing; no parents, no link from a file" {
+	local new=$D/work/new
+	# The control: without the grant, the command cannot make it.
+	run "$SBOX_EXEC" -- mkdir "$new"
+	assert_failed "mkdir without a grant"
+	assert_absent "$new"
+	run "$SBOX_EXEC" --print --rw-create "$new" -- true
+	assert_status 0
+	assert_absent "$new"
+	sbox --rw-create "$new" -- sh -c 'echo ok >"$1/f"' sh "$new"
+	assert_status 0
+	assert_file "$new/f" ok
+	# Existing now: granted as --rw would.
+	sbox --rw-create "$new" -- sh -c 'echo again >"$1/f"' sh "$new"
+	assert_status 0
+	assert_file "$new/f" again
+	# Never its parents.
+	sbox --rw-create "$D/work/a/b" -- true
+	assert_status 125
+	assert_contains "$stderr" "--rw-create: $D/work/a"
+	assert_absent "$D/work/a"
+	# From a policy file, never through a planted link below the
+	# working directory.
+	ln -s "$D/conf" "$D/work/link"
+	printf '%s\n' "--rw-create \${CWD}/link/made" | policy linked.policy
+	sbox --policy="$D/conf/linked.policy" -- true
+	assert_status 125
+	assert_contains "$stderr" "passes through a symlink"
+	assert_absent "$D/conf/made"
+}
