@@ -76,7 +76,9 @@ struct invocation {
 	struct strv notices;	 /* said with -v and --check */
 	struct strv warnings;	 /* said unless -q */
 	enum verbosity verbosity;
-	char **command;		      /* points into argv; NULL-terminated */
+	char **command;	   /* points into argv; NULL-terminated */
+	struct strv again; /* the option words a summary repeats (DENIALS) */
+	struct strv given; /* every option given with a value: --NAME=VALUE */
 	struct cli_request *requests; /* in the order given */
 	size_t nrequests, requests_cap;
 	struct sbox_error err; /* the first problem */

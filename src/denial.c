@@ -498,22 +498,85 @@ denial_count(void)
 	return st.total;
 }
 
-/* Whether kept entry I's grant repeats an earlier one's. */
+static bool offerable(const struct entry *);
+
+/* Whether VALUE, a path grant's, lies within the path grant WORD
+ * ("--rw=DIR" or "--rw-create=DIR"), which serves it then. */
 static bool
-grant_seen(size_t i)
+within_grant(const char *word, const char *value)
 {
-	for (size_t j = 0; j < i; j++)
-		if (st.e[j].option != NULL &&
-		    strcmp(st.e[j].option, st.e[i].option) == 0 &&
-		    strcmp(st.e[j].value, st.e[i].value) == 0)
+	const char *dir = NULL;
+
+	if (strncmp(word, "--rw=", 5) == 0)
+		dir = word + 5;
+	else if (strncmp(word, "--rw-create=", 12) == 0)
+		dir = word + 12;
+	return dir != NULL && dir[0] == '/' && util_path_within(value, dir);
+}
+
+static bool
+path_grant(const struct entry *e)
+{
+	return strcmp(e->option, "rw") == 0 ||
+	    strcmp(e->option, "rw-create") == 0;
+}
+
+static bool
+has_word(const struct strv *v, const char *w)
+{
+	for (size_t i = 0; v != NULL && i < v->n; i++)
+		if (strcmp(v->v[i], w) == 0)
 			return true;
 	return false;
 }
 
-/* One shell word, quoted where it needs to be, into B. */
+/*
+ * Whether kept entry I's grant is said already: by an earlier entry, by
+ * the command line (GIVEN: its options as --NAME=VALUE), or, for a path,
+ * by a grant that holds it (one of another entry, or of the command
+ * line), so that each option is said once.
+ */
+static bool
+grant_said(size_t i, const struct strv *given)
+{
+	const struct entry *e = &st.e[i];
+	cleanup_free char *word = xasprintf("--%s=%s", e->option, e->value);
+
+	if (has_word(given, word))
+		return true;
+	for (size_t j = 0; path_grant(e) && given != NULL && j < given->n; j++)
+		if (within_grant(given->v[j], e->value))
+			return true;
+	for (size_t j = 0; j < st.n; j++) {
+		const struct entry *o = &st.e[j];
+		bool same;
+
+		if (j == i || !offerable(o))
+			continue;
+		same = strcmp(o->option, e->option) == 0 &&
+		    strcmp(o->value, e->value) == 0;
+		if (same && j < i)
+			return true;
+		if (!same && path_grant(e) && path_grant(o) &&
+		    util_path_within(e->value, o->value) &&
+		    (strcmp(e->value, o->value) != 0 || j < i))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * One shell word, quoted where it needs to be, into B: in single quotes,
+ * or, holding a control character (which a line of stderr cannot show),
+ * in the $'...' form of bash, zsh, ksh and POSIX.1-2024.
+ */
 static void
 add_word(struct buf *b, const char *w)
 {
+	bool control = false;
+
+	for (const char *p = w; *p != '\0'; p++)
+		control = control || (unsigned char)*p < 0x20 || *p == 0x7f;
 	if (w[0] != '\0' &&
 	    strspn(w,
 		"abcdefghijklmnopqrstuvwxyz"
@@ -522,29 +585,56 @@ add_word(struct buf *b, const char *w)
 		buf_adds(b, w);
 		return;
 	}
-	buf_addc(b, '\'');
+	buf_adds(b, control ? "$'" : "'");
 	for (const char *p = w; *p != '\0'; p++)
 		if (*p == '\'')
-			buf_adds(b, "'\\''");
+			buf_adds(b, control ? "\\'" : "'\\''");
+		else if (control && *p == '\\')
+			buf_adds(b, "\\\\");
+		else if (control && ((unsigned char)*p < 0x20 || *p == 0x7f))
+			buf_addf(b, "\\x%02x", (unsigned)(unsigned char)*p);
 		else
 			buf_addc(b, *p);
 	buf_addc(b, '\'');
 }
 
+/* The options that would allow the kept denials, each once and none the
+ * command line GIVEN has, as shell words into B; how many. */
+static size_t
+add_grants(struct buf *b, const struct strv *given)
+{
+	size_t grants = 0;
+
+	for (size_t i = 0; i < st.n; i++) {
+		cleanup_buf struct buf opt = { 0 };
+
+		if (!offerable(&st.e[i]) || grant_said(i, given))
+			continue;
+		add_option(&opt, &st.e[i]);
+		buf_addc(b, ' ');
+		add_word(b, opt.s);
+		grants++;
+	}
+	return grants;
+}
+
 #define SUMMARY_NAMES 5
 
 /*
- * After the command's own output: how many denials, the first few, and
- * sbox-exec's command line with the options that would have allowed
- * them: ARGV's first ARGC words (its options) in full, of COMMAND only
- * its name, so that a script given to sh -c is not said again.  Nothing when there
- * were none or with -q.
+ * After the command's own output: how many denials, the first few, and a
+ * command line that runs the command again with the options that would
+ * have allowed them: SELF (sbox-exec as it was called), the options that
+ * would allow them, each once and none GIVEN already (the command line's
+ * options as --NAME=VALUE), AGAIN (the command line's option words but
+ * those that only run the launcher) and COMMAND whole, each word quoted
+ * for a shell.  Nothing when there were none or with -q.
  */
 void
-denial_summary(int argc, char **argv, char **command)
+denial_summary(const char *self, const struct strv *again,
+    const struct strv *given, char **command)
 {
 	cleanup_buf struct buf b = { 0 }, cmd = { 0 }, safe = { 0 };
-	size_t grants = 0;
+	size_t grants;
 
 	if (st.total == 0 || st.verbosity < 0)
 		return;
@@ -561,26 +651,16 @@ denial_summary(int argc, char **argv, char **command)
 		    st.e[i].what);
 	if (st.distinct > SUMMARY_NAMES)
 		buf_adds(&b, ", ...");
-	add_word(&cmd, argc > 0 ? argv[0] : "sbox-exec");
-	for (size_t i = 0; i < st.n; i++) {
-		cleanup_buf struct buf opt = { 0 };
-
-		if (st.e[i].option == NULL || st.e[i].wide || grant_seen(i))
-			continue;
-		add_option(&opt, &st.e[i]);
+	add_word(&cmd, self != NULL ? self : "sbox-exec");
+	grants = add_grants(&cmd, given);
+	for (size_t i = 0; again != NULL && i < again->n; i++) {
 		buf_addc(&cmd, ' ');
-		add_word(&cmd, opt.s);
-		grants++;
+		add_word(&cmd, again->v[i]);
 	}
-	for (int i = 1; i < argc; i++) {
+	buf_adds(&cmd, " --");
+	for (size_t i = 0; command != NULL && command[i] != NULL; i++) {
 		buf_addc(&cmd, ' ');
-		add_word(&cmd, argv[i]);
-	}
-	if (command != NULL && command[0] != NULL) {
-		buf_addc(&cmd, ' ');
-		add_word(&cmd, command[0]);
-		if (command[1] != NULL)
-			buf_adds(&cmd, " ...");
+		add_word(&cmd, command[i]);
 	}
 	if (grants > 0)
 		buf_addf(&b, "; to allow what an option can: %s", cmd.s);
@@ -656,15 +736,22 @@ too_wide(const char *value)
 	    (e != NULL && e->kind == NOLEARN_CACHE);
 }
 
-/* Whether the grant of E may be written by --learn: never a socket's. */
+/* Whether the grant of E may be offered on a command line: never a
+ * wide one, a socket's, or a path grant too wide or never learned. */
+static bool
+offerable(const struct entry *e)
+{
+	return e->option != NULL && !e->wide &&
+	    strcmp(e->option, "allow-socket") != 0 &&
+	    !(path_grant(e) && too_wide(e->value));
+}
+
+/* Whether the grant of E may be written by --learn: one a command line
+ * may offer, that a policy file can say. */
 static bool
 learnable(const struct entry *e)
 {
-	return e->option != NULL && writable_value(e->value) && !e->wide &&
-	    strcmp(e->option, "allow-socket") != 0 &&
-	    !((strcmp(e->option, "rw") == 0 ||
-		  strcmp(e->option, "rw-create") == 0) &&
-		too_wide(e->value));
+	return offerable(e) && writable_value(e->value);
 }
 
 /* The lines --learn adds for kept entry E to OUT, given the file's TEXT

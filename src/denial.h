@@ -44,6 +44,7 @@ struct denial_grant {
 };
 
 struct nolearn_list;
+struct strv;
 struct nolearn_entry;
 
 void denial_setup(int, const char *, const char *, struct nolearn_list *);
@@ -57,7 +58,8 @@ bool denial_lines_left(void);
 bool denial_wanted(void);
 void denial_quiet(void);
 size_t denial_count(void);
-void denial_summary(int, char **, char **);
+void denial_summary(const char *, const struct strv *, const struct strv *,
+    char **);
 char *denial_learn_read(const char *);
 int denial_learn(const char *, const char *, char **);
 void denial_reset(void);

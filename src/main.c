@@ -515,7 +515,7 @@ after_run(struct reporter *rep, int code, char **argv,
 	sigaddset(&ending, SIGTERM);
 	sigprocmask(SIG_BLOCK, &ending, &old);
 	audit_git(rep, start);
-	denial_summary((int)(inv->command - argv), argv, inv->command);
+	denial_summary(argv[0], &inv->again, &inv->given, inv->command);
 	learn(inv, learn_base);
 	protect_release(rep->holds);
 	sigprocmask(SIG_SETMASK, &old, NULL);

@@ -52,6 +52,43 @@ _outside() {
 	each_user _outside
 }
 
+# The summary is a command line that runs when pasted: sbox-exec as it
+# was called, each grant once (a directory's, not also one below it),
+# the options given but those that only run the launcher (--watch,
+# --learn, --status-fd, --log-fd), and the command whole, quoted for the
+# shell (sbox-exec(1), DENIALS).
+_summary_pastes() {
+	local line pol script
+	tree
+	pol=$D/summary-${AS:-root}.policy
+	rm -f "$pol"
+	usr mkdir "$B/sub"
+	script='echo x >"$1/sub/f"; echo "it'"'"'s" >"$1/f"; [ "$MARK" = "a b" ] && cat "$1/sub/f" "$1/f"'
+	# The control: unsandboxed, both writes land.
+	run usr env MARK="a b" sh -c "$script" sh "$B"
+	assert_status 0
+	assert_eq "$output" "x"$'\n'"it's"
+	rm -f "$B/sub/f" "$B/f"
+
+	run --separate-stderr sbx --watch --learn="$pol" --status-fd 2 \
+		--log-fd=3 --setenv MARK "a b" --rw "$P" -- sh -c "$script" sh "$B" 3>/dev/null
+	assert_failed "writing beside the project"
+	assert_absent "$B/f"
+	line=$(printf '%s\n' "$stderr" |
+		sed -n 's/^sbox-exec: 2 refused (2 distinct): .*; to allow what an option can: //p')
+	assert_eq "$line" "$SBOX --rw=$B --setenv MARK 'a b' --rw $P -- sh -c '${script//\'/\'\\\'\'}' sh $B"
+	# Pasted, it runs, as the same user, and the refused writes land.
+	run --separate-stderr usr sh -c "$line"
+	assert_status 0
+	assert_eq "$output" "x"$'\n'"it's"
+	assert_file "$B/f" "it's"
+	refute_contains "$stderr" "sbox-exec:"
+}
+
+@test "the summary pastes: quoted, the command whole, each grant once, no launcher-only option; pasted, the refused writes land" {
+	each_user _summary_pastes
+}
+
 # A write through a descriptor's link in /proc (the kernel follows it to
 # the file the descriptor is open on) is named by that file, read from
 # the writer's /proc/PID/fd/N while the call waits.
