@@ -104,6 +104,7 @@ apply_watch(struct invocation *inv, enum opt_id id, const char *value)
 	inv->denials = true;
 	if (id == OPT_LEARN) {
 		free(inv->learn);
+		free(inv->cache_root);
 		free(inv->project_real);
 		inv->learn = xstrdup(value);
 	}

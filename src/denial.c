@@ -50,6 +50,7 @@ static struct {
 	bool quiet;	     /* the command ended: nothing more on stderr */
 	const char *home;    /* never a grant, whatever asked for it */
 	const char *project; /* nor what holds it: its real path */
+	const char *cache;   /* ${CACHE}, for a command line, or NULL */
 	struct nolearn_list *never;  /* nor these (NULL: nothing learned) */
 	bool never_real;	     /* their real forms added */
 	char *home_norm, *home_real; /* the home, normalised and resolved */
@@ -57,15 +58,17 @@ static struct {
 
 /*
  * VERBOSITY: -q (-1) says nothing on stderr; HOME: the home directory
- * (or NULL); PROJECT: the project's real path (or NULL); NEVER: the
+ * (or NULL); PROJECT: the project's real path (or NULL); CACHE: what
+ * ${CACHE} names in a policy file (or NULL); NEVER: the
  * never-learned list, with the caller's PATH (NULL when it could not be
  * read: then no grant is suggested or learned).  Set before any reporter
  * starts.
  */
 void
 denial_setup(int verbosity, const char *home, const char *project,
-    struct nolearn_list *never)
+    const char *cache, struct nolearn_list *never)
 {
+	st.cache = cache;
 	st.verbosity = verbosity;
 	st.home = home;
 	st.project = project;
@@ -240,6 +243,51 @@ add_option(struct buf *b, const struct entry *e)
 	buf_addf(b, "--%s=%s", e->option, e->value);
 }
 
+static void add_word(struct buf *, const char *);
+
+/*
+ * E's --setenv NAME VALUE as a command line says it, into *NAME and
+ * *VALUE (the caller frees them): ${CACHE}, which only a policy file
+ * expands, as the directory it names.  False when E has none, or it
+ * cannot be said.
+ */
+static bool
+setenv_words(const struct entry *e, char **name, char **value)
+{
+	const char *sp = e->setenv != NULL ? strchr(e->setenv, ' ') : NULL;
+	const char *v = sp != NULL ? sp + 1 : NULL;
+
+	if (v == NULL)
+		return false;
+	if (strncmp(v, "${CACHE}", 8) == 0 && st.cache != NULL)
+		*value = xasprintf("%s%s", st.cache, v + 8);
+	else if (strstr(v, "${") == NULL)
+		*value = xstrdup(v);
+	else
+		return false;
+	*name = xstrndup(e->setenv, (size_t)(sp - e->setenv));
+	return true;
+}
+
+/* E's grant as shell words: the option, and its --setenv if any. */
+static void
+add_grant_words(struct buf *b, const struct entry *e, bool option, bool env)
+{
+	cleanup_buf struct buf opt = { 0 };
+	cleanup_free char *name = NULL, *value = NULL;
+
+	if (option) {
+		add_option(&opt, e);
+		add_word(b, opt.s);
+	}
+	if (env && setenv_words(e, &name, &value)) {
+		buf_adds(b, option ? " --setenv " : "--setenv ");
+		add_word(b, name);
+		buf_addc(b, ' ');
+		add_word(b, value);
+	}
+}
+
 /* The stderr line for a new denial E (DENIALS in sbox-exec(1)). */
 static char *
 render_line(const struct entry *e)
@@ -277,7 +325,7 @@ render_line(const struct entry *e)
 	}
 	if (e->option != NULL) {
 		buf_adds(&b, "; to allow: ");
-		add_option(&b, e);
+		add_grant_words(&b, e, true, true);
 		if (e->note != NULL)
 			buf_addf(&b, " (%s)", e->note);
 	} else if (e->note != NULL) {
@@ -438,15 +486,26 @@ denial_lines_left(void)
 	return left;
 }
 
+/* An --allow-host value for HOST (a name or an address) and PORT: the
+ * host alone for 80 and 443, which an entry without a port allows. */
+static char *
+host_value(const char *host, int port)
+{
+	return port == 80 || port == 443 ?
+	    xstrdup(host) :
+	    xasprintf(strchr(host, ':') ? "[%s]:%d" : "%s:%d", host, port);
+}
+
 /*
  * The proxy's word on HOST, port PORT: REFUSED by the allow-list (WHY its
  * reason), or allowed but not resolved or not reached (WHY says which).
  * OWN_NAME: refused as a name of this host on the way to an upstream
- * proxy, which no address entry allows.
+ * proxy, which no address entry allows.  ADDR: the address HOST resolved
+ * to that was refused, or "".
  */
 void
 denial_net(const char *host, int port, bool refused, bool own_name,
-    const char *why)
+    const char *why, const char *addr)
 {
 	struct denial_grant g = { 0 };
 	cleanup_free char *what = xasprintf("%s:%d", host, port);
@@ -465,15 +524,24 @@ denial_net(const char *host, int port, bool refused, bool own_name,
 		    "nothing to allow: see that the name and the port are right";
 	} else if (strcmp(why, "not in allow-list") == 0 ||
 	    strcmp(why, "port not in allow-list") == 0) {
-		value = port == 80 || port == 443 ?
-		    xstrdup(host) :
-		    xasprintf(strchr(host, ':') ? "[%s]:%d" : "%s:%d", host,
-			port);
+		value = host_value(host, port);
 		g.option = "allow-host";
 		g.value = value;
 	} else if (own_name) {
 		g.note =
 		    "a name of this host does not go to the upstream proxy: NO_PROXY and an address entry (--allow-host=ADDRESS) would connect it directly";
+	} else if (strcmp(why,
+		       "resolves to an address denied by --deny-host") == 0) {
+		g.note = "not allowed by any option";
+	} else if (strncmp(why, "resolves to", 11) == 0 && addr != NULL &&
+	    addr[0] != '\0') {
+		/* Said, never learned: an address entry lets every name
+		 * that leads there through, whatever listens there. */
+		g.option = "allow-host";
+		g.value = value = host_value(addr, port);
+		g.note =
+		    "an address entry, for the address the name resolves to here; --learn leaves it out";
+		g.wide = true;
 	} else if (strncmp(why, "resolves to", 11) == 0) {
 		g.note =
 		    "an address entry (--allow-host=ADDRESS) would allow it";
@@ -565,6 +633,27 @@ grant_said(size_t i, const struct strv *given)
 	return false;
 }
 
+/* Whether kept entry I's --setenv is said already, by an earlier entry
+ * or by the command line (GIVEN), or cannot be said; true when it has
+ * none. */
+static bool
+setenv_said(size_t i, const struct strv *given)
+{
+	const struct entry *e = &st.e[i];
+	cleanup_free char *name = NULL, *value = NULL, *word = NULL;
+
+	if (!setenv_words(e, &name, &value))
+		return true;
+	word = xasprintf("--setenv=%s %s", name, value);
+	if (has_word(given, word))
+		return true;
+	for (size_t j = 0; j < i; j++)
+		if (offerable(&st.e[j]) && st.e[j].setenv != NULL &&
+		    strcmp(st.e[j].setenv, e->setenv) == 0)
+			return true;
+	return false;
+}
+
 /*
  * One shell word, quoted where it needs to be, into B: in single quotes,
  * or, holding a control character (which a line of stderr cannot show),
@@ -606,13 +695,16 @@ add_grants(struct buf *b, const struct strv *given)
 	size_t grants = 0;
 
 	for (size_t i = 0; i < st.n; i++) {
-		cleanup_buf struct buf opt = { 0 };
+		bool option, env;
 
-		if (!offerable(&st.e[i]) || grant_said(i, given))
+		if (!offerable(&st.e[i]))
 			continue;
-		add_option(&opt, &st.e[i]);
+		option = !grant_said(i, given);
+		env = !setenv_said(i, given);
+		if (!option && !env)
+			continue;
 		buf_addc(b, ' ');
-		add_word(b, opt.s);
+		add_grant_words(b, &st.e[i], option, env);
 		grants++;
 	}
 	return grants;
@@ -1025,6 +1117,7 @@ denial_reset(void)
 	st.n = st.total = st.failed = st.distinct = st.lines = 0;
 	st.quiet = false;
 	st.never_real = false;
+	st.cache = NULL;
 	free(st.home_real);
 	free(st.home_norm);
 	st.home_real = st.home_norm = NULL;

@@ -479,7 +479,8 @@ denials_setup(struct reporter *rep, const struct invocation *inv,
 	if (inv->mode == MODE_RUN && inv->denials &&
 	    resolve_never_learned(inv, never, &err) < 0)
 		refuse(rep, &err);
-	denial_setup(inv->verbosity, getenv("HOME"), inv->project_real, never);
+	denial_setup(inv->verbosity, getenv("HOME"), inv->project_real,
+	    inv->cache_root, never);
 }
 
 /* After the run: --learn's policy file (DENIALS in sbox-exec(1)), from
