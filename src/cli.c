@@ -104,6 +104,7 @@ apply_watch(struct invocation *inv, enum opt_id id, const char *value)
 	inv->denials = true;
 	if (id == OPT_LEARN) {
 		free(inv->learn);
+		free(inv->cache_root);
 		free(inv->project_real);
 		inv->learn = xstrdup(value);
 	}
@@ -286,10 +287,50 @@ take_option(struct invocation *inv, int c, const char *bad, const char *value,
 		add_request(inv, id, value, value2);
 }
 
+/*
+ * Whether option ID only runs the launcher (watching, learning, status
+ * channels, what is printed), so that a command line said again for the
+ * user leaves it out (DENIALS in sbox-exec(1)).  None has a letter: each
+ * is a word, or two, of its own.
+ */
+static bool
+launcher_only(enum opt_id id)
+{
+	static const enum opt_id ids[] = { OPT_WATCH, OPT_LEARN, OPT_STATUS_FD,
+		OPT_STATUS_SOCKET, OPT_LOG_FD, OPT_JSON, OPT_CHECK, OPT_PRINT };
+
+	for (size_t i = 0; i < N_ELEMENTS(ids); i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/*
+ * What a summary repeats of one option getopt found (C, with VALUE and
+ * VALUE2): the words ARGV[FROM] to ARGV[TO] it ended, unless C only runs
+ * the launcher, into inv->again; its value into inv->given.
+ */
+static void
+keep_words(struct invocation *inv, int c, char **argv, int from, int to,
+    const char *value, const char *value2)
+{
+	enum opt_id id = options_from_getopt(c);
+
+	if (id == OPT_NONE || launcher_only(id))
+		return;
+	for (int i = from; i < to; i++)
+		strv_add(&inv->again, argv[i]);
+	if (value2 != NULL)
+		strv_addf(&inv->given, "--%s=%s %s", options_name(id), value,
+		    value2);
+	else if (value != NULL)
+		strv_addf(&inv->given, "--%s=%s", options_name(id), value);
+}
+
 int
 cli_parse(struct invocation *inv, int argc, char **argv)
 {
-	int c;
+	int c, from = 1;
 
 	memset(inv, 0, sizeof(*inv));
 	inv->probe_timeout_ms = CLI_DEFAULT_TIMEOUT_MS;
@@ -306,12 +347,22 @@ cli_parse(struct invocation *inv, int argc, char **argv)
 		const char
 		    *bad = argv[optind - 1 < argc ? optind - 1 : argc - 1];
 
+		const char *value2 = NULL;
+
 		if (options_from_getopt(c) != OPT_SETENV)
 			take_option(inv, c, bad, optarg, NULL);
 		else if (optind >= argc)
 			cli_fail(inv, NULL, 0, "--setenv needs NAME and VALUE");
 		else
-			take_option(inv, c, bad, optarg, argv[optind++]);
+			take_option(inv, c, bad, optarg,
+			    value2 = argv[optind++]);
+		/* A cluster of letters ends with its last word. */
+		if (optind > from && optind <= argc) {
+			keep_words(inv, c, argv, from, optind, optarg, value2);
+			from = optind;
+		} else if (optind <= from) {
+			keep_words(inv, c, argv, from, from, optarg, value2);
+		}
 	}
 	/* musl leaves optind past argc after a value missing at the end. */
 	inv->command = argv + (optind < argc ? optind : argc);
@@ -337,6 +388,8 @@ cli_free(struct invocation *inv)
 	strv_clear(&inv->cred_masks);
 	strv_clear(&inv->notices);
 	strv_clear(&inv->warnings);
+	strv_clear(&inv->again);
+	strv_clear(&inv->given);
 	sbox_error_clear(&inv->err);
 }
 

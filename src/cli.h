@@ -70,13 +70,16 @@ struct invocation {
 	bool tty_unfiltered;	 /* output to a terminal not filtered */
 	char *project;		 /* --project as given, or NULL */
 	char *project_real;	 /* its real path, by resolve_invocation() */
-	char *learn;		 /* --learn's file, or NULL */
-	bool denials;		 /* --watch, --learn: watch writes (DENIALS) */
-	struct strv cred_masks;	 /* the credential list's paths, expanded */
-	struct strv notices;	 /* said with -v and --check */
-	struct strv warnings;	 /* said unless -q */
+	char *cache_root;	/* ${CACHE}, by resolve_invocation(), or NULL */
+	char *learn;		/* --learn's file, or NULL */
+	bool denials;		/* --watch, --learn: watch writes (DENIALS) */
+	struct strv cred_masks; /* the credential list's paths, expanded */
+	struct strv notices;	/* said with -v and --check */
+	struct strv warnings;	/* said unless -q */
 	enum verbosity verbosity;
-	char **command;		      /* points into argv; NULL-terminated */
+	char **command;	   /* points into argv; NULL-terminated */
+	struct strv again; /* the option words a summary repeats (DENIALS) */
+	struct strv given; /* every option given with a value: --NAME=VALUE */
 	struct cli_request *requests; /* in the order given */
 	size_t nrequests, requests_cap;
 	struct sbox_error err; /* the first problem */

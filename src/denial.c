@@ -50,6 +50,7 @@ static struct {
 	bool quiet;	     /* the command ended: nothing more on stderr */
 	const char *home;    /* never a grant, whatever asked for it */
 	const char *project; /* nor what holds it: its real path */
+	const char *cache;   /* ${CACHE}, for a command line, or NULL */
 	struct nolearn_list *never;  /* nor these (NULL: nothing learned) */
 	bool never_real;	     /* their real forms added */
 	char *home_norm, *home_real; /* the home, normalised and resolved */
@@ -57,15 +58,17 @@ static struct {
 
 /*
  * VERBOSITY: -q (-1) says nothing on stderr; HOME: the home directory
- * (or NULL); PROJECT: the project's real path (or NULL); NEVER: the
+ * (or NULL); PROJECT: the project's real path (or NULL); CACHE: what
+ * ${CACHE} names in a policy file (or NULL); NEVER: the
  * never-learned list, with the caller's PATH (NULL when it could not be
  * read: then no grant is suggested or learned).  Set before any reporter
  * starts.
  */
 void
 denial_setup(int verbosity, const char *home, const char *project,
-    struct nolearn_list *never)
+    const char *cache, struct nolearn_list *never)
 {
+	st.cache = cache;
 	st.verbosity = verbosity;
 	st.home = home;
 	st.project = project;
@@ -240,6 +243,51 @@ add_option(struct buf *b, const struct entry *e)
 	buf_addf(b, "--%s=%s", e->option, e->value);
 }
 
+static void add_word(struct buf *, const char *);
+
+/*
+ * E's --setenv NAME VALUE as a command line says it, into *NAME and
+ * *VALUE (the caller frees them): ${CACHE}, which only a policy file
+ * expands, as the directory it names.  False when E has none, or it
+ * cannot be said.
+ */
+static bool
+setenv_words(const struct entry *e, char **name, char **value)
+{
+	const char *sp = e->setenv != NULL ? strchr(e->setenv, ' ') : NULL;
+	const char *v = sp != NULL ? sp + 1 : NULL;
+
+	if (v == NULL)
+		return false;
+	if (strncmp(v, "${CACHE}", 8) == 0 && st.cache != NULL)
+		*value = xasprintf("%s%s", st.cache, v + 8);
+	else if (strstr(v, "${") == NULL)
+		*value = xstrdup(v);
+	else
+		return false;
+	*name = xstrndup(e->setenv, (size_t)(sp - e->setenv));
+	return true;
+}
+
+/* E's grant as shell words: the option, and its --setenv if any. */
+static void
+add_grant_words(struct buf *b, const struct entry *e, bool option, bool env)
+{
+	cleanup_buf struct buf opt = { 0 };
+	cleanup_free char *name = NULL, *value = NULL;
+
+	if (option) {
+		add_option(&opt, e);
+		add_word(b, opt.s);
+	}
+	if (env && setenv_words(e, &name, &value)) {
+		buf_adds(b, option ? " --setenv " : "--setenv ");
+		add_word(b, name);
+		buf_addc(b, ' ');
+		add_word(b, value);
+	}
+}
+
 /* The stderr line for a new denial E (DENIALS in sbox-exec(1)). */
 static char *
 render_line(const struct entry *e)
@@ -277,7 +325,7 @@ render_line(const struct entry *e)
 	}
 	if (e->option != NULL) {
 		buf_adds(&b, "; to allow: ");
-		add_option(&b, e);
+		add_grant_words(&b, e, true, true);
 		if (e->note != NULL)
 			buf_addf(&b, " (%s)", e->note);
 	} else if (e->note != NULL) {
@@ -438,15 +486,26 @@ denial_lines_left(void)
 	return left;
 }
 
+/* An --allow-host value for HOST (a name or an address) and PORT: the
+ * host alone for 80 and 443, which an entry without a port allows. */
+static char *
+host_value(const char *host, int port)
+{
+	return port == 80 || port == 443 ?
+	    xstrdup(host) :
+	    xasprintf(strchr(host, ':') ? "[%s]:%d" : "%s:%d", host, port);
+}
+
 /*
  * The proxy's word on HOST, port PORT: REFUSED by the allow-list (WHY its
  * reason), or allowed but not resolved or not reached (WHY says which).
  * OWN_NAME: refused as a name of this host on the way to an upstream
- * proxy, which no address entry allows.
+ * proxy, which no address entry allows.  ADDR: the address HOST resolved
+ * to that was refused, or "".
  */
 void
 denial_net(const char *host, int port, bool refused, bool own_name,
-    const char *why)
+    const char *why, const char *addr)
 {
 	struct denial_grant g = { 0 };
 	cleanup_free char *what = xasprintf("%s:%d", host, port);
@@ -465,15 +524,24 @@ denial_net(const char *host, int port, bool refused, bool own_name,
 		    "nothing to allow: see that the name and the port are right";
 	} else if (strcmp(why, "not in allow-list") == 0 ||
 	    strcmp(why, "port not in allow-list") == 0) {
-		value = port == 80 || port == 443 ?
-		    xstrdup(host) :
-		    xasprintf(strchr(host, ':') ? "[%s]:%d" : "%s:%d", host,
-			port);
+		value = host_value(host, port);
 		g.option = "allow-host";
 		g.value = value;
 	} else if (own_name) {
 		g.note =
 		    "a name of this host does not go to the upstream proxy: NO_PROXY and an address entry (--allow-host=ADDRESS) would connect it directly";
+	} else if (strcmp(why,
+		       "resolves to an address denied by --deny-host") == 0) {
+		g.note = "not allowed by any option";
+	} else if (strncmp(why, "resolves to", 11) == 0 && addr != NULL &&
+	    addr[0] != '\0') {
+		/* Said, never learned: an address entry lets every name
+		 * that leads there through, whatever listens there. */
+		g.option = "allow-host";
+		g.value = value = host_value(addr, port);
+		g.note =
+		    "an address entry, for the address the name resolves to here; --learn leaves it out";
+		g.wide = true;
 	} else if (strncmp(why, "resolves to", 11) == 0) {
 		g.note =
 		    "an address entry (--allow-host=ADDRESS) would allow it";
@@ -498,22 +566,106 @@ denial_count(void)
 	return st.total;
 }
 
-/* Whether kept entry I's grant repeats an earlier one's. */
+static bool offerable(const struct entry *);
+
+/* Whether VALUE, a path grant's, lies within the path grant WORD
+ * ("--rw=DIR" or "--rw-create=DIR"), which serves it then. */
 static bool
-grant_seen(size_t i)
+within_grant(const char *word, const char *value)
 {
-	for (size_t j = 0; j < i; j++)
-		if (st.e[j].option != NULL &&
-		    strcmp(st.e[j].option, st.e[i].option) == 0 &&
-		    strcmp(st.e[j].value, st.e[i].value) == 0)
+	const char *dir = NULL;
+
+	if (strncmp(word, "--rw=", 5) == 0)
+		dir = word + 5;
+	else if (strncmp(word, "--rw-create=", 12) == 0)
+		dir = word + 12;
+	return dir != NULL && dir[0] == '/' && util_path_within(value, dir);
+}
+
+static bool
+path_grant(const struct entry *e)
+{
+	return strcmp(e->option, "rw") == 0 ||
+	    strcmp(e->option, "rw-create") == 0;
+}
+
+static bool
+has_word(const struct strv *v, const char *w)
+{
+	for (size_t i = 0; v != NULL && i < v->n; i++)
+		if (strcmp(v->v[i], w) == 0)
 			return true;
 	return false;
 }
 
-/* One shell word, quoted where it needs to be, into B. */
+/*
+ * Whether kept entry I's grant is said already: by an earlier entry, by
+ * the command line (GIVEN: its options as --NAME=VALUE), or, for a path,
+ * by a grant that holds it (one of another entry, or of the command
+ * line), so that each option is said once.
+ */
+static bool
+grant_said(size_t i, const struct strv *given)
+{
+	const struct entry *e = &st.e[i];
+	cleanup_free char *word = xasprintf("--%s=%s", e->option, e->value);
+
+	if (has_word(given, word))
+		return true;
+	for (size_t j = 0; path_grant(e) && given != NULL && j < given->n; j++)
+		if (within_grant(given->v[j], e->value))
+			return true;
+	for (size_t j = 0; j < st.n; j++) {
+		const struct entry *o = &st.e[j];
+		bool same;
+
+		if (j == i || !offerable(o))
+			continue;
+		same = strcmp(o->option, e->option) == 0 &&
+		    strcmp(o->value, e->value) == 0;
+		if (same && j < i)
+			return true;
+		if (!same && path_grant(e) && path_grant(o) &&
+		    util_path_within(e->value, o->value) &&
+		    (strcmp(e->value, o->value) != 0 || j < i))
+			return true;
+	}
+	return false;
+}
+
+/* Whether kept entry I's --setenv is said already, by an earlier entry
+ * or by the command line (GIVEN), or cannot be said; true when it has
+ * none. */
+static bool
+setenv_said(size_t i, const struct strv *given)
+{
+	const struct entry *e = &st.e[i];
+	cleanup_free char *name = NULL, *value = NULL, *word = NULL;
+
+	if (!setenv_words(e, &name, &value))
+		return true;
+	word = xasprintf("--setenv=%s %s", name, value);
+	if (has_word(given, word))
+		return true;
+	for (size_t j = 0; j < i; j++)
+		if (offerable(&st.e[j]) && st.e[j].setenv != NULL &&
+		    strcmp(st.e[j].setenv, e->setenv) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * One shell word, quoted where it needs to be, into B: in single quotes,
+ * or, holding a control character (which a line of stderr cannot show),
+ * in the $'...' form of bash, zsh, ksh and POSIX.1-2024.
+ */
 static void
 add_word(struct buf *b, const char *w)
 {
+	bool control = false;
+
+	for (const char *p = w; *p != '\0'; p++)
+		control = control || (unsigned char)*p < 0x20 || *p == 0x7f;
 	if (w[0] != '\0' &&
 	    strspn(w,
 		"abcdefghijklmnopqrstuvwxyz"
@@ -522,29 +674,59 @@ add_word(struct buf *b, const char *w)
 		buf_adds(b, w);
 		return;
 	}
-	buf_addc(b, '\'');
+	buf_adds(b, control ? "$'" : "'");
 	for (const char *p = w; *p != '\0'; p++)
 		if (*p == '\'')
-			buf_adds(b, "'\\''");
+			buf_adds(b, control ? "\\'" : "'\\''");
+		else if (control && *p == '\\')
+			buf_adds(b, "\\\\");
+		else if (control && ((unsigned char)*p < 0x20 || *p == 0x7f))
+			buf_addf(b, "\\x%02x", (unsigned)(unsigned char)*p);
 		else
 			buf_addc(b, *p);
 	buf_addc(b, '\'');
 }
 
+/* The options that would allow the kept denials, each once and none the
+ * command line GIVEN has, as shell words into B; how many. */
+static size_t
+add_grants(struct buf *b, const struct strv *given)
+{
+	size_t grants = 0;
+
+	for (size_t i = 0; i < st.n; i++) {
+		bool option, env;
+
+		if (!offerable(&st.e[i]))
+			continue;
+		option = !grant_said(i, given);
+		env = !setenv_said(i, given);
+		if (!option && !env)
+			continue;
+		buf_addc(b, ' ');
+		add_grant_words(b, &st.e[i], option, env);
+		grants++;
+	}
+	return grants;
+}
+
 #define SUMMARY_NAMES 5
 
 /*
- * After the command's own output: how many denials, the first few, and
- * sbox-exec's command line with the options that would have allowed
- * them: ARGV's first ARGC words (its options) in full, of COMMAND only
- * its name, so that a script given to sh -c is not said again.  Nothing when there
- * were none or with -q.
+ * After the command's own output: how many denials, the first few, and a
+ * command line that runs the command again with the options that would
+ * have allowed them: SELF (sbox-exec as it was called), the options that
+ * would allow them, each once and none GIVEN already (the command line's
+ * options as --NAME=VALUE), AGAIN (the command line's option words but
+ * those that only run the launcher) and COMMAND whole, each word quoted
+ * for a shell.  Nothing when there were none or with -q.
  */
 void
-denial_summary(int argc, char **argv, char **command)
+denial_summary(const char *self, const struct strv *again,
+    const struct strv *given, char **command)
 {
 	cleanup_buf struct buf b = { 0 }, cmd = { 0 }, safe = { 0 };
-	size_t grants = 0;
+	size_t grants;
 
 	if (st.total == 0 || st.verbosity < 0)
 		return;
@@ -561,26 +743,16 @@ denial_summary(int argc, char **argv, char **command)
 		    st.e[i].what);
 	if (st.distinct > SUMMARY_NAMES)
 		buf_adds(&b, ", ...");
-	add_word(&cmd, argc > 0 ? argv[0] : "sbox-exec");
-	for (size_t i = 0; i < st.n; i++) {
-		cleanup_buf struct buf opt = { 0 };
-
-		if (st.e[i].option == NULL || st.e[i].wide || grant_seen(i))
-			continue;
-		add_option(&opt, &st.e[i]);
+	add_word(&cmd, self != NULL ? self : "sbox-exec");
+	grants = add_grants(&cmd, given);
+	for (size_t i = 0; again != NULL && i < again->n; i++) {
 		buf_addc(&cmd, ' ');
-		add_word(&cmd, opt.s);
-		grants++;
+		add_word(&cmd, again->v[i]);
 	}
-	for (int i = 1; i < argc; i++) {
+	buf_adds(&cmd, " --");
+	for (size_t i = 0; command != NULL && command[i] != NULL; i++) {
 		buf_addc(&cmd, ' ');
-		add_word(&cmd, argv[i]);
-	}
-	if (command != NULL && command[0] != NULL) {
-		buf_addc(&cmd, ' ');
-		add_word(&cmd, command[0]);
-		if (command[1] != NULL)
-			buf_adds(&cmd, " ...");
+		add_word(&cmd, command[i]);
 	}
 	if (grants > 0)
 		buf_addf(&b, "; to allow what an option can: %s", cmd.s);
@@ -656,15 +828,22 @@ too_wide(const char *value)
 	    (e != NULL && e->kind == NOLEARN_CACHE);
 }
 
-/* Whether the grant of E may be written by --learn: never a socket's. */
+/* Whether the grant of E may be offered on a command line: never a
+ * wide one, a socket's, or a path grant too wide or never learned. */
+static bool
+offerable(const struct entry *e)
+{
+	return e->option != NULL && !e->wide &&
+	    strcmp(e->option, "allow-socket") != 0 &&
+	    !(path_grant(e) && too_wide(e->value));
+}
+
+/* Whether the grant of E may be written by --learn: one a command line
+ * may offer, that a policy file can say. */
 static bool
 learnable(const struct entry *e)
 {
-	return e->option != NULL && writable_value(e->value) && !e->wide &&
-	    strcmp(e->option, "allow-socket") != 0 &&
-	    !((strcmp(e->option, "rw") == 0 ||
-		  strcmp(e->option, "rw-create") == 0) &&
-		too_wide(e->value));
+	return offerable(e) && writable_value(e->value);
 }
 
 /* The lines --learn adds for kept entry E to OUT, given the file's TEXT
@@ -938,6 +1117,7 @@ denial_reset(void)
 	st.n = st.total = st.failed = st.distinct = st.lines = 0;
 	st.quiet = false;
 	st.never_real = false;
+	st.cache = NULL;
 	free(st.home_real);
 	free(st.home_norm);
 	st.home_real = st.home_norm = NULL;

@@ -44,20 +44,23 @@ struct denial_grant {
 };
 
 struct nolearn_list;
+struct strv;
 struct nolearn_entry;
 
-void denial_setup(int, const char *, const char *, struct nolearn_list *);
+void denial_setup(int, const char *, const char *, const char *,
+    struct nolearn_list *);
 const char *denial_too_wide(const char *);
 bool denial_walked_up(const char *);
 const struct nolearn_entry *denial_never(const char *, bool *);
 void denial_report(enum denial_kind, const char *, const char *,
     const struct denial_grant *);
-void denial_net(const char *, int, bool, bool, const char *);
+void denial_net(const char *, int, bool, bool, const char *, const char *);
 bool denial_lines_left(void);
 bool denial_wanted(void);
 void denial_quiet(void);
 size_t denial_count(void);
-void denial_summary(int, char **, char **);
+void denial_summary(const char *, const struct strv *, const struct strv *,
+    char **);
 char *denial_learn_read(const char *);
 int denial_learn(const char *, const char *, char **);
 void denial_reset(void);

@@ -479,7 +479,8 @@ denials_setup(struct reporter *rep, const struct invocation *inv,
 	if (inv->mode == MODE_RUN && inv->denials &&
 	    resolve_never_learned(inv, never, &err) < 0)
 		refuse(rep, &err);
-	denial_setup(inv->verbosity, getenv("HOME"), inv->project_real, never);
+	denial_setup(inv->verbosity, getenv("HOME"), inv->project_real,
+	    inv->cache_root, never);
 }
 
 /* After the run: --learn's policy file (DENIALS in sbox-exec(1)), from
@@ -515,7 +516,7 @@ after_run(struct reporter *rep, int code, char **argv,
 	sigaddset(&ending, SIGTERM);
 	sigprocmask(SIG_BLOCK, &ending, &old);
 	audit_git(rep, start);
-	denial_summary((int)(inv->command - argv), argv, inv->command);
+	denial_summary(argv[0], &inv->again, &inv->given, inv->command);
 	learn(inv, learn_base);
 	protect_release(rep->holds);
 	sigprocmask(SIG_SETMASK, &old, NULL);

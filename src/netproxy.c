@@ -103,6 +103,7 @@ struct conn {
 	struct netreq r;
 	char why[512];
 	char addr[INET6_ADDRSTRLEN];
+	char refused_addr[INET6_ADDRSTRLEN]; /* a name's address refused */
 	bool denied;	     /* refused by the list, not failed */
 	bool late;	     /* the upstream proxy did not answer in time */
 	bool own_name;	     /* refused as a name of this host (check_here) */
@@ -194,8 +195,8 @@ report(const struct conn *c, bool allowed)
 	/* Every refusal and failure is a denial (denial.h), said once;
 	 * -v adds the allowed ones. */
 	if (!allowed && c->r.host[0] != '\0' && !atomic_load(&px.stopped))
-		denial_net(c->r.host, c->r.port, c->denied, c->own_name,
-		    c->why);
+		denial_net(c->r.host, c->r.port, c->denied, c->own_name, c->why,
+		    c->refused_addr);
 	/* After the command's end, silence on stderr too.  Not under a
 	 * lock: a write to a full stderr must not hold up the exit. */
 	if (px.verbose && allowed && !atomic_load(&px.stopped)) {
@@ -324,6 +325,8 @@ connect_allowed(struct conn *c, const struct addrinfo *ai, bool by_name)
 		}
 		if (why != NULL) {
 			refused = why;
+			inet_ntop(ai->ai_family, ai_bytes(ai), c->refused_addr,
+			    sizeof(c->refused_addr));
 			continue;
 		}
 		fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -376,7 +379,9 @@ check_here(struct conn *c)
 		}
 		for (const struct addrinfo *a = ai;
 		     a != NULL && refused == NULL && err == 0; a = a->ai_next)
-			refused = judge(c, &host, a, true, &err);
+			if ((refused = judge(c, &host, a, true, &err)) != NULL)
+				inet_ntop(a->ai_family, ai_bytes(a),
+				    c->refused_addr, sizeof(c->refused_addr));
 		freeaddrinfo(ai);
 	}
 	if (refused == NULL && err == 0)

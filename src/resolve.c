@@ -1326,6 +1326,8 @@ resolve_invocation(struct invocation *inv, struct protect_holds *holds)
 	for (size_t i = 0; i < N_ANCHORS; i++)
 		free(rs.anchors[i]);
 	free(inv->project_real);
+	if (cache_root_of(&rs) != NULL)
+		inv->cache_root = xstrdup(rs.cache_root);
 	inv->project_real = steal_pointer(&rs.project);
 	free(rs.cache_root);
 	free(rs.node_modules);

@@ -621,7 +621,7 @@ never_granted(const char *path, bool held, struct denial_grant *g, char **note,
 	if (e->kind == NOLEARN_CACHE && util_path_within(path, e->path)) {
 		*setenv = xstrdup(e->setenv);
 		*note = xasprintf(
-		    "%s is a package cache shared with the tools outside the sandbox; a private cache serves instead, with --setenv %s",
+		    "%s is a package cache shared with the tools outside the sandbox; a private cache serves instead, which a policy file names with --setenv %s",
 		    e->path, e->setenv);
 		*g = (struct denial_grant){ .option = "cache",
 			.value = e->what,
@@ -653,6 +653,41 @@ makes_dir(const char *call)
 }
 
 /*
+ * The grant that lets a write to ABS through when host protection keeps
+ * the git directory M read-only (HOST PROTECTION in sbox-exec(1)): the
+ * git directory named by --rw, which stays read-only in its hooks, its
+ * configuration and the names that lead git elsewhere, so no grant serves
+ * a write there.  Said, never learned: code the user runs later lives
+ * there.  False when there is none.
+ */
+static bool
+git_grant(const struct mount *m, const char *abs, struct denial_grant *g)
+{
+	static const char *const kept[] = { "hooks", "config",
+		"config.worktree", "commondir", "gitdir", "modules" };
+	size_t len = strlen(m->dest);
+	const char *rest = abs + len, *name = strrchr(m->dest, '/');
+
+	if (m->kind != MOUNT_RO || name == NULL || strcmp(name, "/.git") != 0 ||
+	    !util_path_within(abs, m->dest) || rest[0] != '/')
+		return false;
+	rest++;
+	for (size_t i = 0; i < N_ELEMENTS(kept); i++) {
+		size_t n = strlen(kept[i]);
+
+		if (strncmp(rest, kept[i], n) == 0 &&
+		    (rest[n] == '/' || rest[n] == '\0'))
+			return false;
+	}
+	*g = (struct denial_grant){ .option = "rw",
+		.value = m->dest,
+		.note =
+		    "a repository's git directory, which host protection keeps read-only; named, it is writable but for its hooks and configuration (HOST PROTECTION in sbox-exec(1)); --learn leaves it out",
+		.wide = true };
+	return true;
+}
+
+/*
  * The refused write to ABS said when the place itself decides: kept by
  * host protection, on the never-learned list, or a tool's cache below
  * ~/.cache.  True when said.
@@ -665,7 +700,9 @@ said_by_place(const struct mount *m, const char *abs, const char *call)
 
 	/* The home directory hidden whole is no store to keep: below it,
 	 * the usual grant. */
-	if (m != NULL && m->protection &&
+	if (m != NULL && m->protection && git_grant(m, abs, &g)) {
+		/* g says it */
+	} else if (m != NULL && m->protection &&
 	    !(w.home != NULL && util_path_within(w.home, m->dest))) {
 		g.note = m->kind == MOUNT_HIDE_DIR ||
 			m->kind == MOUNT_HIDE_FILE ?
@@ -676,7 +713,7 @@ said_by_place(const struct mount *m, const char *abs, const char *call)
 			return false;
 		setenv = xasprintf("XDG_CACHE_HOME ${CACHE}/%s", name);
 		note = xasprintf(
-		    "a private cache; in a policy file, point the tool there with --setenv %s",
+		    "a private cache, which the tool finds through XDG_CACHE_HOME; a policy file says --setenv %s",
 		    setenv);
 		g = (struct denial_grant){ .option = "cache",
 			.value = name,

@@ -52,6 +52,116 @@ _outside() {
 	each_user _outside
 }
 
+# The summary is a command line that runs when pasted: sbox-exec as it
+# was called, each grant once (a directory's, not also one below it),
+# the options given but those that only run the launcher (--watch,
+# --learn, --status-fd, --log-fd), and the command whole, quoted for the
+# shell (sbox-exec(1), DENIALS).
+_summary_pastes() {
+	local line pol script
+	tree
+	pol=$D/summary-${AS:-root}.policy
+	rm -f "$pol"
+	usr mkdir "$B/sub"
+	script='echo x >"$1/sub/f"; echo "it'"'"'s" >"$1/f"; [ "$MARK" = "a b" ] && cat "$1/sub/f" "$1/f"'
+	# The control: unsandboxed, both writes land.
+	run usr env MARK="a b" sh -c "$script" sh "$B"
+	assert_status 0
+	assert_eq "$output" "x"$'\n'"it's"
+	rm -f "$B/sub/f" "$B/f"
+
+	run --separate-stderr sbx --watch --learn="$pol" --status-fd 2 \
+		--log-fd=3 --setenv MARK "a b" --rw "$P" -- sh -c "$script" sh "$B" 3>/dev/null
+	assert_failed "writing beside the project"
+	assert_absent "$B/f"
+	line=$(printf '%s\n' "$stderr" |
+		sed -n 's/^sbox-exec: 2 refused (2 distinct): .*; to allow what an option can: //p')
+	assert_eq "$line" "$SBOX --rw=$B --setenv MARK 'a b' --rw $P -- sh -c '${script//\'/\'\\\'\'}' sh $B"
+	# Pasted, it runs, as the same user, and the refused writes land.
+	run --separate-stderr usr sh -c "$line"
+	assert_status 0
+	assert_eq "$output" "x"$'\n'"it's"
+	assert_file "$B/f" "it's"
+	refute_contains "$stderr" "sbox-exec:"
+}
+
+@test "the summary pastes: quoted, the command whole, each grant once, no launcher-only option; pasted, the refused writes land" {
+	each_user _summary_pastes
+}
+
+# A write into a repository's .git, which host protection keeps
+# read-only: named with --rw of that .git, which works when added, and
+# which --learn leaves out (sbox-exec(1), DENIALS, HOST PROTECTION).
+_git_dir() {
+	local pol commit
+	tree
+	requires git
+	pol=$D/git-${AS:-root}.policy
+	rm -f "$pol"
+	commit=(git -c user.name=t -c user.email=t@t -C "$P" commit -q --allow-empty -m t)
+	usr git init -q "$P"
+	# The control: unsandboxed, the commit is made.
+	run usr "${commit[@]}"
+	assert_status 0
+	assert_eq "$(usr git -C "$P" rev-list --count HEAD)" 1
+	run --separate-stderr sbx --rw "$P" --learn="$pol" -- "${commit[@]}"
+	assert_failed "git commit with .git read-only"
+	assert_contains "$stderr" "sbox-exec: refused: write to $P/.git/"
+	assert_contains "$stderr" "; to allow: --rw=$P/.git (a repository's git directory, which host protection keeps read-only; named, it is writable but for its hooks and configuration (HOST PROTECTION in sbox-exec(1)); --learn leaves it out)"
+	run grep -c -- '^--' "$pol"
+	assert_eq "$output" 0
+	assert_eq "$(usr git -C "$P" rev-list --count HEAD)" 1
+	# The option said, added alone: the commit is made.
+	run sbx --rw "$P" --rw="$P/.git" -- "${commit[@]}"
+	assert_status 0
+	assert_eq "$(usr git -C "$P" rev-list --count HEAD)" 2
+}
+
+@test "a write into .git names --rw of that .git, which works when added and is never learned" {
+	each_user _git_dir
+}
+
+# A tool's cache below ~/.cache: --cache=NAME with the variable that
+# points the tool there, the directory spelled out, so that the options
+# printed, pasted alone, let the write through; a policy file gets
+# ${CACHE} (sbox-exec(1), DENIALS).
+_tool_cache() {
+	local opts script pol
+	tree
+	pol=$D/cache-${AS:-root}.policy
+	rm -f "$pol"
+	usr mkdir "$H/.cache"
+	script='d=${XDG_CACHE_HOME:-$HOME/.cache}/sboxtool; mkdir -p "$d" && echo x >"$d/f" && cat "$d/f"'
+	# The control: unsandboxed, the cache is written.
+	run usr sh -c "$script"
+	assert_eq "$output" x
+	rm -rf "$H/.cache/sboxtool"
+	run --separate-stderr sbx --learn="$pol" -- sh -c "$script"
+	assert_failed "writing ~/.cache/sboxtool"
+	assert_absent "$H/.cache/sboxtool"
+	opts=$(printf '%s\n' "$stderr" |
+		sed -n "s|^sbox-exec: refused: write to $H/.cache/sboxtool (mkdir); to allow: \(.*\) (a private cache, which the tool finds through XDG_CACHE_HOME; a policy file says --setenv XDG_CACHE_HOME \${CACHE}/sboxtool)\$|\1|p")
+	assert_contains "$opts" "--cache=sboxtool --setenv XDG_CACHE_HOME $H/.cache/sbox-exec/"
+	grep -qx -- '--cache sboxtool' "$pol"
+	grep -qx -- '--setenv XDG_CACHE_HOME ${CACHE}/sboxtool' "$pol"
+	# The options printed, alone: the write goes through.
+	eval "set -- $opts"
+	run --separate-stderr sbx "$@" -- sh -c "$script"
+	assert_status 0
+	assert_eq "$output" x
+	refute_contains "$stderr" "sbox-exec:"
+	# With --cache given and not the variable: only the variable is
+	# offered again.
+	run --separate-stderr sbx --watch --cache=sboxtool -- sh -c \
+		'echo x >"$HOME/.cache/sboxtool"'
+	assert_contains "$stderr" "to allow what an option can: $SBOX --setenv XDG_CACHE_HOME $H/.cache/sbox-exec/"
+	refute_contains "$stderr" "can: $SBOX --cache"
+}
+
+@test "a write below ~/.cache/NAME names --cache=NAME and its variable; the options printed, alone, let it through" {
+	each_user _tool_cache
+}
+
 # A write through a descriptor's link in /proc (the kernel follows it to
 # the file the descriptor is open on) is named by that file, read from
 # the writer's /proc/PID/fd/N while the call waits.

@@ -245,7 +245,15 @@ pass_rebinding() {
 	run --separate-stderr hsbx --allow-host="site.test:$WEB_PORT" -- \
 		curl -sS "http://site.test:$WEB_PORT/index.html"
 	assert_eq "$output" "sbox-exec: site.test port $WEB_PORT: resolves to a loopback address"
-	assert_contains "$stderr" "sbox-exec: refused site.test:$WEB_PORT (resolves to a loopback address); an address entry (--allow-host=ADDRESS) would allow it"
+	# The address in the option, said but never learned (sbox-exec(1),
+	# DENIALS).
+	assert_contains "$stderr" "sbox-exec: refused site.test:$WEB_PORT (resolves to a loopback address); to allow: --allow-host=127.0.0.1:$WEB_PORT (an address entry, for the address the name resolves to here; --learn leaves it out)"
+	# That option alone, added: the same request goes through.
+	run hsbx --allow-host="site.test:$WEB_PORT" \
+		--allow-host="127.0.0.1:$WEB_PORT" -- \
+		curl -sS "http://site.test:$WEB_PORT/index.html"
+	assert_status 0
+	assert_eq "$output" "hello from site.test"
 	# With an address entry covering it, the same request goes through.
 	site_opts
 	run hsbx "${SITE[@]}" -- curl -sS "http://site.test:$WEB_PORT/index.html"

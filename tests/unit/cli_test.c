@@ -128,6 +128,39 @@ test_pure(void)
 	cli_free(&inv);
 }
 
+/* The words a summary repeats (DENIALS in sbox-exec(1)): every option's
+ * but those that only run the launcher, a cluster of letters whole. */
+static void
+test_again(void)
+{
+	struct invocation inv;
+	char **argv = ARGV("--watch", "--learn", "f.policy", "-qv",
+	    "--status-fd=2", "--setenv", "A", "x y", "--log-fd", "2", "-w.",
+	    "--rw", "/a", "--", "make", "-k");
+	int argc = 0;
+
+	while (argv[argc] != NULL)
+		argc++;
+	ok(cli_parse(&inv, argc, argv) == 0, "parses");
+	ok(inv.again.n == 7, "seven words kept");
+	if (inv.again.n == 7) {
+		is_str(inv.again.v[0], "-qv", "a cluster whole");
+		is_str(inv.again.v[1], "--setenv", "--setenv");
+		is_str(inv.again.v[2], "A", "its name");
+		is_str(inv.again.v[3], "x y", "its value");
+		is_str(inv.again.v[4], "-w.", "a letter with its value");
+		is_str(inv.again.v[5], "--rw", "--rw");
+		is_str(inv.again.v[6], "/a", "its value, and no --");
+	}
+	ok(inv.given.n == 3, "three given with values");
+	if (inv.given.n == 3) {
+		is_str(inv.given.v[0], "--setenv=A x y", "--setenv's two");
+		is_str(inv.given.v[1], "--rw=.", "a letter by its name");
+		is_str(inv.given.v[2], "--rw=/a", "--rw");
+	}
+	cli_free(&inv);
+}
+
 /*
  * resolve_invocation refuses a working directory the sandbox would not
  * show, and its /tmp is private: from a build tree under /tmp, parse
@@ -152,5 +185,6 @@ main(void)
 	test_pure();
 	test_basic();
 	test_errors();
+	test_again();
 	return tap_done();
 }
