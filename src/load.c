@@ -25,6 +25,7 @@
 #define CREDS_FILE "credentials"
 #define MAX_CREDS_BYTES (1 << 20)
 #define NOLEARN_FILE "never-learned"
+#define MAX_ALIASES_BYTES (64 * 1024)
 
 /* Read the SIZE bytes fstat() reported, no more. */
 static int
@@ -139,6 +140,67 @@ load_profile_names(struct strv *names)
 			closedir(d);
 		free(dirs[i]);
 	}
+}
+
+/*
+ * The aliases of the shipped profiles (profiles/aliases: "COMMAND PROFILE"
+ * a line, '#' comments) into ALIASES and TARGETS, one pair by index: from
+ * the first of the shipped profile directories that has the file.  A line
+ * of another form, and a missing or unreadable file, add nothing.
+ */
+void
+load_profile_aliases(struct strv *aliases, struct strv *targets)
+{
+	char *dirs[4] = { NULL };
+	bool has_user, done = false;
+	size_t n = load_profile_candidates("", dirs, &has_user);
+
+	for (size_t i = has_user ? 1 : 0; i < n; i++) {
+		cleanup_free char *path = NULL, *text = NULL;
+		struct stat st;
+		char *line, *next;
+
+		*strrchr(dirs[i], '/') = '\0';
+		path = xasprintf("%s/aliases", dirs[i]);
+		if (done ||
+		    load_text(path, MAX_ALIASES_BYTES, &text, &st) != LOAD_OK)
+			continue;
+		done = true;
+		for (line = text; line != NULL; line = next) {
+			char *a, *t, *save = NULL;
+
+			next = strchr(line, '\n');
+			if (next != NULL)
+				*next++ = '\0';
+			a = strtok_r(line, " \t", &save);
+			t = a != NULL && a[0] != '#' ?
+			    strtok_r(NULL, " \t", &save) :
+			    NULL;
+			if (t == NULL || strtok_r(NULL, " \t", &save) != NULL ||
+			    strchr(a, '/') != NULL || strchr(t, '/') != NULL)
+				continue;
+			strv_add(aliases, a);
+			strv_add(targets, t);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(dirs[i]);
+}
+
+/*
+ * The profile the alias NAME stands for (to be freed), or NULL when NAME
+ * is no alias.
+ */
+char *
+load_profile_alias(const char *name)
+{
+	cleanup_strv struct strv aliases = { 0 }, targets = { 0 };
+
+	load_profile_aliases(&aliases, &targets);
+	for (size_t i = 0; i < aliases.n; i++)
+		if (strcmp(aliases.v[i], name) == 0)
+			return xstrdup(targets.v[i]);
+	return NULL;
 }
 
 /*

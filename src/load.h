@@ -28,6 +28,8 @@ enum load_result {
 enum load_result load_text(const char *, size_t, char **, struct stat *);
 size_t load_profile_candidates(const char *, char *[4], bool *);
 void load_profile_names(struct strv *);
+void load_profile_aliases(struct strv *, struct strv *);
+char *load_profile_alias(const char *);
 int load_credentials(const struct creds_env *, struct creds_list *,
     struct sbox_error *);
 int load_never_learned(const struct creds_env *, struct nolearn_list *,

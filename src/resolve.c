@@ -633,13 +633,16 @@ load_policy(struct resolver *rs, const char *path, const char *opt,
 
 /*
  * A user's profile (CAND[0], taken as CAND[USED]) that has the name of a
- * shipped one replaces it: said at every launch (but with -q), since a
- * sandbox that could write the user's directory may have put it there.
+ * shipped one, or of a shipped alias, replaces it: said at every launch
+ * (but with -q), since a sandbox that could write the user's directory
+ * may have put it there.
  */
 static void
 note_shadowing(struct resolver *rs, const char *name, char *const *cand,
     size_t n, size_t used, bool has_user)
 {
+	cleanup_free char *target = NULL;
+
 	if (used != 0 || !has_user)
 		return;
 	for (size_t i = 1; i < n; i++)
@@ -649,37 +652,87 @@ note_shadowing(struct resolver *rs, const char *name, char *const *cand,
 			    cand[0], name, cand[i]);
 			return;
 		}
+	target = load_profile_alias(name);
+	if (target != NULL)
+		strv_addf(&rs->inv->warnings,
+		    "the user's profile %s replaces the shipped profile '%s', which '%s' names",
+		    cand[0], target, name);
 }
 
+/* An unknown profile NAME refused, with the nearest name or alias. */
+static void
+no_profile(struct resolver *rs, const char *name, const struct origin *o)
+{
+	cleanup_strv struct strv names = { 0 }, aliases = { 0 },
+				 targets = { 0 };
+	size_t shipped;
+	const char *near;
+
+	load_profile_names(&names);
+	shipped = names.n;
+	load_profile_aliases(&aliases, &targets);
+	for (size_t i = 0; i < aliases.n; i++)
+		strv_add(&names, aliases.v[i]);
+	near = options_nearest(name, (const char *const *)names.v, names.n);
+	for (size_t i = 0; near != NULL && i < aliases.n; i++)
+		if (near == names.v[shipped + i]) {
+			fail(rs, o,
+			    "--profile: no profile named '%s'; did you mean '%s' (the profile '%s')?",
+			    name, near, targets.v[i]);
+			return;
+		}
+	if (near != NULL)
+		fail(rs, o,
+		    "--profile: no profile named '%s'; did you mean '%s'?",
+		    name, near);
+	else
+		fail(rs, o,
+		    "--profile: no profile named '%s' in the user's directory or in %s/profiles",
+		    name, PKGDATADIR);
+}
+
+/* The first of the places a profile NAME may be that holds it, in
+ * CAND[*I]; false when none does. */
+static bool
+find_profile(const char *name, char *cand[4], size_t *n, size_t *i,
+    bool *has_user)
+{
+	*n = load_profile_candidates(name, cand, has_user);
+	for (*i = 0; *i < *n && access(cand[*i], F_OK) != 0; (*i)++)
+		;
+	return *i < *n;
+}
+
+/*
+ * --profile=NAME: the profile of that name, or else the one a shipped
+ * alias names (a server's command: "pylsp" for python-lsp), so that a
+ * user's profile named as the command still comes first.
+ */
 static void
 load_profile(struct resolver *rs, const char *name, const struct origin *o)
 {
 	char *cand[4] = { NULL };
-	bool has_user;
+	cleanup_free char *target = NULL;
+	const char *which = name;
+	bool has_user, found;
 	size_t n, i;
 
-	n = load_profile_candidates(name, cand, &has_user);
-	for (i = 0; i < n && access(cand[i], F_OK) != 0; i++)
-		;
-	if (i < n) {
-		note_shadowing(rs, name, cand, n, i, has_user);
-		load_policy(rs, cand[i], "--profile", o);
-	} else {
-		cleanup_strv struct strv names = { 0 };
-		const char *near;
-
-		load_profile_names(&names);
-		near = options_nearest(name, (const char *const *)names.v,
-		    names.n);
-		if (near != NULL)
-			fail(rs, o,
-			    "--profile: no profile named '%s'; did you mean '%s'?",
-			    name, near);
-		else
-			fail(rs, o,
-			    "--profile: no profile named '%s' in the user's directory or in %s/profiles",
-			    name, PKGDATADIR);
+	found = find_profile(name, cand, &n, &i, &has_user);
+	if (!found && (target = load_profile_alias(name)) != NULL) {
+		for (i = 0; i < n; i++)
+			free(cand[i]);
+		which = target;
+		found = find_profile(target, cand, &n, &i, &has_user);
 	}
+	if (found) {
+		note_shadowing(rs, which, cand, n, i, has_user);
+		load_policy(rs, cand[i], "--profile", o);
+	} else if (target != NULL)
+		fail(rs, o,
+		    "--profile: no profile named '%s', which '%s' names, in the user's directory or in %s/profiles",
+		    target, name, PKGDATADIR);
+	else
+		no_profile(rs, name, o);
 	for (i = 0; i < n; i++)
 		free(cand[i]);
 }

@@ -32,8 +32,9 @@ fail_setup() {
 
 # --- bash -------------------------------------------------------------------
 
-# bash_complete LINE: the candidates bash offers for LINE (the cursor at
-# its end), one a line, as bash-completion's own tests ask for them.
+# bash_complete LINE [SORT]: the candidates bash offers for LINE (the
+# cursor at its end), one a line, as bash-completion's own tests ask for
+# them, through SORT (default: sort -u; "sort" keeps duplicates).
 bash_complete() {
 	run bash --norc --noprofile -c '
 		source /usr/share/bash-completion/bash_completion
@@ -47,8 +48,8 @@ bash_complete() {
 		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
 		_sbox_exec sbox-exec "${COMP_WORDS[COMP_CWORD]}" \
 			"${COMP_WORDS[COMP_CWORD - 1]}" 2>/dev/null
-		printf "%s\n" "${COMPREPLY[@]}" | sort -u
-	' bash "$COMPLETION/bash/sbox-exec" "$1"
+		printf "%s\n" "${COMPREPLY[@]}" | $3
+	' bash "$COMPLETION/bash/sbox-exec" "$1" "${2:-sort -u}"
 }
 
 @test "bash: options, --fs values, --limit names" {
@@ -74,6 +75,33 @@ bash_complete() {
 	assert_contains "$output" agent
 	bash_complete "sbox-exec --profile my"
 	assert_eq "$output" my-own
+}
+
+@test "bash: each profile once, from an installed sbox-exec and a user's profile of a shipped name" {
+	requires bash-completion
+	local inst
+	# An installation as make install lays it out, where it was
+	# configured to be (the Debian package's /usr): its profiles are
+	# both @pkgdatadir@/profiles and ../share/sbox-exec/profiles beside
+	# the executable.
+	inst=$BATS_TEST_TMPDIR/inst
+	mkdir -p "$inst/bin" "$inst/share/sbox-exec"
+	cp "$SBOX_EXEC" "$inst/bin/sbox-exec"
+	cp -R "$(dirname "$SBOX_EXEC")/../profiles/." \
+		"$inst/share/sbox-exec/profiles"
+	sed "s|^\(\t*\)\"[^\"]*/profiles\" \\\${exe|\1\"$inst/share/sbox-exec/profiles\" \${exe|" \
+		"$COMPLETION/bash/sbox-exec" >"$BATS_TEST_TMPDIR/installed"
+	grep -qF "\"$inst/share/sbox-exec/profiles\" \${exe" \
+		"$BATS_TEST_TMPDIR/installed"
+	COMPLETION=$BATS_TEST_TMPDIR
+	mkdir "$COMPLETION/bash"
+	mv "$COMPLETION/installed" "$COMPLETION/bash/sbox-exec"
+	: >"$XDG_CONFIG_HOME/sbox-exec/profiles/agent.policy"
+	PATH=$inst/bin:$PATH bash_complete "sbox-exec --profile=" sort
+	assert_contains "$output" my-own
+	assert_contains "$output" agent
+	assert_contains "$output" clangd
+	assert_eq "$(uniq -d <<<"$output")" ""
 }
 
 @test "bash: paths, and the command after -- with its own completion" {

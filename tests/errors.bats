@@ -155,6 +155,15 @@ globs_literal() {
 	refute_contains "$stderr" "did you mean"
 }
 
+@test "an unknown profile near a server's command names the command and its profile" {
+	run --separate-stderr "$SBOX_EXEC" --status-fd=3 --profile=pylsd -- \
+		touch "$D/proj/ran" 3>"$D/status"
+	refused "no profile named 'pylsd'; did you mean 'pylsp' (the profile 'python-lsp')?"
+	run --separate-stderr "$SBOX_EXEC" --status-fd=3 \
+		--profile=pyright-langservr -- touch "$D/proj/ran" 3>"$D/status"
+	refused "no profile named 'pyright-langservr'; did you mean 'pyright-langserver' (the profile 'pyright')?"
+}
+
 @test "--allow-host and --deny-host given a URL or a path name the host (and port) to use" {
 	local value want opt
 	for opt in allow-host deny-host; do

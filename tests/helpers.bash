@@ -190,7 +190,7 @@ install_sbox() {
 	cp "$(dirname "$(sbox_credentials)")/never-learned" "$share/never-learned"
 	profiles=$(dirname "$SBOX_EXEC")/../profiles
 	[ -d "$profiles" ] || profiles=$(dirname "$SBOX_EXEC")/../share/sbox-exec/profiles
-	cp "$profiles"/*.policy "$share/profiles/"
+	cp "$profiles"/*.policy "$profiles"/aliases "$share/profiles/"
 	chmod -R a+rX "$1"
 	echo "$1/bin/sbox-exec"
 }

@@ -179,6 +179,21 @@ pylsp_body() {
 	untouched
 }
 
+@test "python-lsp by its command's name: --profile=pylsp -- pylsp holds a session, as root and as nobody" {
+	requires pylsp
+	project lib.py 'def helper(x):' '    """Add one."""' '    return x + 1'
+	project main.py 'from lib import helper' '' 'print(helper(1))'
+	each_user pylsp_alias_body
+}
+
+pylsp_alias_body() {
+	fresh_home
+	session pylsp main.py python 2 7 lib.py -- pylsp
+	# python-lsp's private cache, and nothing else in the home.
+	untouched
+	[ -d "$(echo "$HOMEDIR"/.cache/sbox-exec/proj-*/python-lsp)" ]
+}
+
 @test "pyright profile: a session from a fresh home, confined, as root and as nobody" {
 	requires node
 	node_modules_for_nobody

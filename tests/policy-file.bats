@@ -352,6 +352,44 @@ EOF
 	assert_wrote
 }
 
+# profiles/aliases: a server's command names its shipped profile.
+@test "--profile=COMMAND reads the shipped profile profiles/aliases names for it; a user's profile of that name comes first" {
+	local d alias target want aliases=$TESTS_DIR/../profiles/aliases
+	d=$(scratch_dir)
+	[ -f "$aliases" ] || skip_or_fail "no profiles/aliases beside the tests"
+	# The commands of the servers the shipped profiles are for.
+	assert_eq "$(awk '!/^#/ && NF { print $1 "=" $2 }' "$aliases" | sort |
+		tr '\n' ' ')" "pylsp=python-lsp pyright-langserver=pyright typescript-language-server=typescript "
+	while read -r alias target; do
+		case $alias in '#'* | '') continue ;; esac
+		# Each names a shipped profile and is none itself.
+		[ -f "$TESTS_DIR/../profiles/$target.policy" ]
+		[ ! -e "$TESTS_DIR/../profiles/$alias.policy" ]
+		run --separate-stderr env -u XDG_CONFIG_HOME HOME="$d" \
+			"$SBOX_EXEC" --print --profile="$target" -- true
+		assert_status 0
+		# The target's own private cache: the line is the profile's.
+		assert_contains "$output" "/$target "
+		want=$output
+		run --separate-stderr env -u XDG_CONFIG_HOME HOME="$d" \
+			"$SBOX_EXEC" --print --profile="$alias" -- true
+		assert_status 0
+		assert_eq "$output" "$want"
+	done <"$aliases"
+	# A user's profile named as the command replaces the alias, said.
+	mkdir -p "$XDG_CONFIG_HOME/sbox-exec/profiles"
+	echo '--rw ${CWD}/sub' >"$XDG_CONFIG_HOME/sbox-exec/profiles/pylsp.policy"
+	sbox --profile=pylsp -- "${WRITE[@]}"
+	assert_wrote
+	assert_contains "$stderr" "the user's profile $XDG_CONFIG_HOME/sbox-exec/profiles/pylsp.policy replaces the shipped profile 'python-lsp', which 'pylsp' names"
+	# A user's profile named as the target is what the alias reads.
+	rm "$XDG_CONFIG_HOME/sbox-exec/profiles/pylsp.policy" "$D/work/sub/f"
+	echo '--rw ${CWD}/sub' >"$XDG_CONFIG_HOME/sbox-exec/profiles/python-lsp.policy"
+	sbox --profile=pylsp -- "${WRITE[@]}"
+	assert_wrote
+	assert_contains "$stderr" "the user's profile $XDG_CONFIG_HOME/sbox-exec/profiles/python-lsp.policy replaces the shipped profile 'python-lsp'"
+}
+
 @test "relative paths in a file resolve against sbox-exec's cwd, not the file's dir" {
 	# conf/sub exists too: a wrong resolution would grant it instead.
 	mkdir "$D/conf/sub"
