@@ -104,8 +104,6 @@ apply_watch(struct invocation *inv, enum opt_id id, const char *value)
 	inv->denials = true;
 	if (id == OPT_LEARN) {
 		free(inv->learn);
-		free(inv->cache_root);
-		free(inv->project_real);
 		inv->learn = xstrdup(value);
 	}
 }
@@ -381,6 +379,8 @@ cli_free(struct invocation *inv)
 	free(inv->requests);
 	free(inv->bwrap);
 	free(inv->project);
+	free(inv->project_real);
+	free(inv->cache_root);
 	free(inv->learn);
 	free(inv->upstream_proxy);
 	free(inv->upstream_auth_file);

@@ -47,13 +47,15 @@ static struct {
 	size_t distinct; /* kept, and those past DENIAL_KEEP */
 	size_t lines;	 /* said on stderr */
 	int verbosity;
-	bool quiet;	     /* the command ended: nothing more on stderr */
-	const char *home;    /* never a grant, whatever asked for it */
-	const char *project; /* nor what holds it: its real path */
-	const char *cache;   /* ${CACHE}, for a command line, or NULL */
-	struct nolearn_list *never;  /* nor these (NULL: nothing learned) */
-	bool never_real;	     /* their real forms added */
-	char *home_norm, *home_real; /* the home, normalised and resolved */
+	bool quiet;	   /* the command ended: nothing more on stderr */
+	const char *home;  /* never a grant, whatever asked for it */
+	char *project;	   /* nor what holds it: its real path */
+	const char *cache; /* ${CACHE}, for a command line, or NULL */
+	struct nolearn_list *never; /* nor these (NULL: nothing learned) */
+	bool never_real;	    /* their real forms added */
+	char *homes[4];	   /* both homes, normalised and resolved (or NULL) */
+	bool closed;	   /* the run ended: reports are no longer taken */
+	bool project_wide; /* the project is / or holds a home */
 } st = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /*
@@ -65,13 +67,24 @@ static struct {
  * starts.
  */
 void
-denial_setup(int verbosity, const char *home, const char *project,
+denial_setup(int verbosity, const char *const homes[2], const char *project,
     const char *cache, struct nolearn_list *never)
 {
 	st.cache = cache;
 	st.verbosity = verbosity;
-	st.home = home;
-	st.project = project;
+	st.home = homes[0];
+	for (size_t i = 0; i < 2; i++) {
+		free(st.homes[2 * i]);
+		st.homes[2 * i] = homes[i] != NULL && homes[i][0] == '/' ?
+		    util_path_absolute(homes[i], "/") :
+		    NULL;
+	}
+	free(st.project);
+	st.project = project != NULL ? xstrdup(project) : NULL;
+	st.project_wide = project == NULL || strcmp(project, "/") == 0;
+	for (size_t i = 0; i < 2 && !st.project_wide; i++)
+		st.project_wide = homes[i] != NULL && homes[i][0] == '/' &&
+		    util_path_within(homes[i], project);
 	st.never = never;
 }
 
@@ -107,10 +120,9 @@ never_prepare(void)
 	if (st.never_real)
 		return;
 	st.never_real = true;
-	if (st.home != NULL && st.home[0] == '/') {
-		st.home_norm = util_path_absolute(st.home, "/");
-		st.home_real = util_realpath(st.home);
-	}
+	for (size_t i = 0; i < 2; i++)
+		if (st.homes[2 * i] != NULL)
+			st.homes[2 * i + 1] = util_realpath(st.homes[2 * i]);
 	if (st.never == NULL)
 		return;
 	n = st.never->n;
@@ -136,9 +148,9 @@ denial_too_wide(const char *path)
 	never_prepare();
 	if (strchr(path + 1, '/') == NULL)
 		return "/ or a top-level directory";
-	if ((st.home_norm != NULL && util_path_within(st.home_norm, path)) ||
-	    (st.home_real != NULL && util_path_within(st.home_real, path)))
-		return "it holds the home directory";
+	for (size_t i = 0; i < N_ELEMENTS(st.homes); i++)
+		if (st.homes[i] != NULL && util_path_within(st.homes[i], path))
+			return "it holds the home directory";
 	if (st.project != NULL && util_path_within(st.project, path) &&
 	    strcmp(st.project, path) != 0)
 		return "it holds the project and its siblings";
@@ -173,9 +185,9 @@ bool
 denial_walked_up(const char *path)
 {
 	never_prepare();
-	if ((st.home_norm != NULL && walked_up_in(path, st.home_norm)) ||
-	    (st.home_real != NULL && walked_up_in(path, st.home_real)))
-		return true;
+	for (size_t i = 0; i < N_ELEMENTS(st.homes); i++)
+		if (st.homes[i] != NULL && walked_up_in(path, st.homes[i]))
+			return true;
 	if (st.project == NULL)
 		return false;
 	for (cleanup_free char *dir = xstrdup(st.project);;) {
@@ -205,7 +217,8 @@ denial_never(const char *path, bool *unread)
 	if (st.never == NULL)
 		return NULL;
 	never_prepare();
-	return nolearn_find(st.never, path);
+	return nolearn_find(st.never, path,
+	    st.project_wide ? NULL : st.project);
 }
 
 static char *
@@ -412,6 +425,12 @@ denial_report(enum denial_kind kind, const char *what, const char *call,
 	if (g == NULL)
 		g = &none;
 	pthread_mutex_lock(&st.lock);
+	/* Past the end of the run (a proxy thread finishing late): the
+	 * summary and --learn read what is kept without the lock. */
+	if (st.closed) {
+		pthread_mutex_unlock(&st.lock);
+		return;
+	}
 	st.total++;
 	if (kind == DENIAL_UNRESOLVED || kind == DENIAL_UNREACHED ||
 	    kind == DENIAL_UPSTREAM)
@@ -549,6 +568,16 @@ denial_net(const char *host, int port, bool refused, bool own_name,
 		g.note = "not allowed by any option";
 	}
 	denial_report(kind, what, why, &g);
+}
+
+/* The run ended: no more reports are taken, so that the summary and
+ * --learn read a list nothing changes any more. */
+void
+denial_close(void)
+{
+	pthread_mutex_lock(&st.lock);
+	st.closed = true;
+	pthread_mutex_unlock(&st.lock);
 }
 
 /* The command ended: no more lines on stderr (the summary follows). */
@@ -1017,20 +1046,39 @@ replace_file(const char *path, const struct stat *st_, const char *text,
 	return rc;
 }
 
-/* The directory PATH is in, opened to lock. */
+/*
+ * PATH opened and locked, as the file the name leads to now: a learner
+ * that held the lock may have renamed a new file over the one this
+ * waited on, so the lock is taken again on that one.  For NFS, whose
+ * locks want a descriptor open for writing, read-write when it may be.
+ * The descriptor, or -1 with errno set.
+ */
 static int
-open_parent(const char *path)
+lock_learned(const char *path)
 {
-	cleanup_free char *dir = xstrdup(path);
-	char *slash = strrchr(dir, '/');
+	for (int tries = 0; tries < 100; tries++) {
+		struct stat a, b;
+		int fd = util_open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK, 0);
 
-	if (slash == dir)
-		slash[1] = '\0';
-	else if (slash != NULL)
-		*slash = '\0';
-	else
-		strcpy(dir, ".");
-	return util_open(dir, O_RDONLY | O_DIRECTORY, 0);
+		if (fd < 0 && errno == EACCES)
+			fd = util_open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK,
+			    0);
+		if (fd < 0)
+			return -1;
+		if (flock(fd, LOCK_EX) < 0 || fstat(fd, &a) < 0) {
+			int e = errno;
+
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		if (lstat(path, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino)
+			return fd;
+		close(fd);
+	}
+	errno = EAGAIN;
+	return -1;
 }
 
 /*
@@ -1048,26 +1096,18 @@ denial_learn(const char *path, const char *base, char **why)
 {
 	cleanup_free char *text = NULL;
 	cleanup_buf struct buf add = { 0 };
-	cleanup_fd int dirfd = open_parent(path);
+	cleanup_fd int fd = lock_learned(path);
 	struct stat st_;
-	int fd;
 
-	if (dirfd < 0 || flock(dirfd, LOCK_EX) < 0) {
-		*why = xasprintf("cannot lock the directory of %s: %s", path,
-		    strerror(errno));
-		return -1;
-	}
-	fd = util_open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);
 	if (fd < 0 || fstat(fd, &st_) < 0 || !S_ISREG(st_.st_mode) ||
 	    st_.st_nlink != 1) {
-		*why = xasprintf(
-		    "%s was removed, replaced or linked to during the run: nothing learned is written",
-		    path);
-		if (fd >= 0)
-			close(fd);
+		*why = fd < 0 && errno != ENOENT && errno != ELOOP ?
+		    xasprintf("cannot lock %s: %s", path, strerror(errno)) :
+		    xasprintf(
+			"%s was removed, replaced or linked to during the run: nothing learned is written",
+			path);
 		return -1;
 	}
-	close(fd);
 	text = denial_learn_read(path);
 	if (text == NULL) {
 		*why = xasprintf("cannot read %s: %s", path,
@@ -1118,7 +1158,11 @@ denial_reset(void)
 	st.quiet = false;
 	st.never_real = false;
 	st.cache = NULL;
-	free(st.home_real);
-	free(st.home_norm);
-	st.home_real = st.home_norm = NULL;
+	for (size_t i = 0; i < N_ELEMENTS(st.homes); i++) {
+		free(st.homes[i]);
+		st.homes[i] = NULL;
+	}
+	free(st.project);
+	st.project = NULL;
+	st.closed = false;
 }

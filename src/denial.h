@@ -47,7 +47,7 @@ struct nolearn_list;
 struct strv;
 struct nolearn_entry;
 
-void denial_setup(int, const char *, const char *, const char *,
+void denial_setup(int, const char *const[2], const char *, const char *,
     struct nolearn_list *);
 const char *denial_too_wide(const char *);
 bool denial_walked_up(const char *);
@@ -58,6 +58,7 @@ void denial_net(const char *, int, bool, bool, const char *, const char *);
 bool denial_lines_left(void);
 bool denial_wanted(void);
 void denial_quiet(void);
+void denial_close(void);
 size_t denial_count(void);
 void denial_summary(const char *, const struct strv *, const struct strv *,
     char **);

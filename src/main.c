@@ -52,6 +52,7 @@ struct reporter {
 	bool sent;
 	bool stdout_failed; /* --check --json could not write its line */
 	struct protect_holds *holds; /* the run's placeholders (protect.c) */
+	const char *learn_made;	     /* --learn's file, made by this launch */
 };
 
 /*
@@ -275,6 +276,14 @@ refuse(struct reporter *r, const struct sbox_error *err)
 	};
 
 	protect_release(r->holds);
+	/* What this launch made and nothing wrote to goes again. */
+	if (r->learn_made != NULL) {
+		struct stat st;
+
+		if (lstat(r->learn_made, &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_size == 0)
+			(void)unlink(r->learn_made);
+	}
 	/* --print reports nothing but on stderr, refusals included. */
 	if (r->inv->mode != MODE_PRINT)
 		report(r, &sr);
@@ -389,7 +398,7 @@ settle_process(void)
  * does not end in nothing learned.
  */
 static int
-learn_open(const char *file, char **text, struct sbox_error *err)
+learn_open(const char *file, char **text, bool *made, struct sbox_error *err)
 {
 	cleanup_free char *dir = xstrdup(file);
 	char *slash = strrchr(dir, '/');
@@ -412,19 +421,30 @@ learn_open(const char *file, char **text, struct sbox_error *err)
 		    "--learn: %s is not a regular file", file);
 		return -1;
 	}
-	fd = util_open(file, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK,
-	    0666);
+	fd = util_open(file,
+	    O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK, 0666);
+	*made = fd >= 0;
+	if (fd < 0 && errno == EEXIST)
+		fd = util_open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);
 	if (fd < 0) {
 		sbox_error_set(err, SBOX_INVALID_POLICY, "--learn: %s: %s",
 		    file, strerror(errno));
 		return -1;
 	}
 	/* Another name of the same file would not be read-only inside. */
-	if (fstat(fd, &st) == 0 && st.st_nlink > 1) {
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink > 1) {
+		int e = errno;
+
 		close(fd);
-		sbox_error_set(err, SBOX_INVALID_POLICY,
-		    "--learn: %s has other hard links, through which a sandbox could change it; give it a file of its own",
-		    file);
+		if (!S_ISREG(st.st_mode) || st.st_nlink <= 1)
+			sbox_error_set(err, SBOX_INVALID_POLICY,
+			    "--learn: %s: %s", file,
+			    S_ISREG(st.st_mode) ? strerror(e) :
+						  "not a regular file");
+		else
+			sbox_error_set(err, SBOX_INVALID_POLICY,
+			    "--learn: %s has other hard links, through which a sandbox could change it; give it a file of its own",
+			    file);
 		return -1;
 	}
 	close(fd);
@@ -441,13 +461,18 @@ learn_open(const char *file, char **text, struct sbox_error *err)
 /* --learn's file made and read before the launch looks at the host (the
  * first problem kept in INV, as parsing keeps it); its text in *BASE. */
 static void
-learn_start(struct invocation *inv, char **base)
+learn_start(struct reporter *rep, struct invocation *inv, char **base)
 {
 	struct sbox_error err = { 0 };
+	bool made = false;
 
-	if (inv->mode == MODE_RUN && inv->learn != NULL &&
-	    inv->err.detail == NULL && learn_open(inv->learn, base, &err) < 0)
+	if (inv->mode != MODE_RUN || inv->learn == NULL ||
+	    inv->err.detail != NULL)
+		return;
+	if (learn_open(inv->learn, base, &made, &err) < 0)
 		inv->err = err;
+	if (made)
+		rep->learn_made = inv->learn;
 }
 
 /* What the user should know of the policy, refused or not (with -v, or
@@ -475,12 +500,14 @@ denials_setup(struct reporter *rep, const struct invocation *inv,
     struct nolearn_list *never)
 {
 	struct sbox_error err = { 0 };
+	cleanup_free char *pw_home = resolve_passwd_home();
+	const char *homes[2] = { getenv("HOME"), pw_home };
 
 	if (inv->mode == MODE_RUN && inv->denials &&
 	    resolve_never_learned(inv, never, &err) < 0)
 		refuse(rep, &err);
-	denial_setup(inv->verbosity, getenv("HOME"), inv->project_real,
-	    inv->cache_root, never);
+	denial_setup(inv->verbosity, homes, inv->project_real, inv->cache_root,
+	    never);
 }
 
 /* After the run: --learn's policy file (DENIALS in sbox-exec(1)), from
@@ -516,6 +543,7 @@ after_run(struct reporter *rep, int code, char **argv,
 	sigaddset(&ending, SIGTERM);
 	sigprocmask(SIG_BLOCK, &ending, &old);
 	audit_git(rep, start);
+	denial_close();
 	denial_summary(argv[0], &inv->again, &inv->given, inv->command);
 	learn(inv, learn_base);
 	protect_release(rep->holds);
@@ -614,7 +642,7 @@ main(int argc, char **argv)
 		cli_free(&inv);
 		return flush_stdout() == 0 ? 0 : SBOX_EXIT_REFUSED;
 	}
-	learn_start(&inv, &learn_base);
+	learn_start(&rep, &inv, &learn_base);
 	(void)resolve_invocation(&inv, run_holds(&rep, &inv));
 	phase_mark("resolved");
 	say_notices(&inv);

@@ -223,14 +223,22 @@ nolearn_parse_text(char *text, const char *path, const struct creds_env *env,
  * The entry that keeps a grant of PATH (absolute, normalised) from being
  * learned: the deepest one PATH lies within, else one that PATH holds
  * (a grant of ~/.config would hold ~/.config/autostart); NULL when none.
+ * PROJECT (or NULL): the project, when it is not / or a home; within
+ * it, an entry that holds the whole project (a project in /srv or /opt)
+ * does not count: the user chose to work there.
  */
 const struct nolearn_entry *
-nolearn_find(const struct nolearn_list *l, const char *path)
+nolearn_find(const struct nolearn_list *l, const char *path,
+    const char *project)
 {
 	const struct nolearn_entry *best = NULL, *held = NULL;
+	bool in_project = project != NULL && util_path_within(path, project);
 
 	for (size_t i = 0; l != NULL && i < l->n; i++) {
 		const struct nolearn_entry *e = &l->v[i];
+
+		if (in_project && util_path_within(project, e->path))
+			continue;
 
 		if (util_path_within(path, e->path)) {
 			if (best == NULL ||

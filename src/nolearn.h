@@ -36,7 +36,7 @@ void nolearn_add(struct nolearn_list *, enum nolearn_kind, const char *,
 void nolearn_add_dirs(struct nolearn_list *, const char *, const char *);
 void nolearn_add_home(struct nolearn_list *, const char *);
 const struct nolearn_entry *nolearn_find(const struct nolearn_list *,
-    const char *);
+    const char *, const char *);
 void nolearn_clear(struct nolearn_list *);
 
 #endif

@@ -92,6 +92,7 @@ struct plan {
 	const struct policy *policy; /* what the user named, or NULL */
 	struct seen *seen;	     /* listings that spare lookups, or NULL */
 	struct strv *warnings;	     /* said on stderr, or NULL */
+	char *config_link; /* the refusal: a policy file reached by a link */
 };
 
 /*
@@ -867,20 +868,20 @@ plan_pin_above(struct plan *pl, const char *path)
 }
 
 /*
- * A symlink on the way to PATH (WHAT: whose files lie there) that lies in
- * a writable grant: no mount can keep it (bwrap's follows it), so the
- * command could point it elsewhere and a later launch would read what it
- * leads to then.  Said on stderr instead (sbox-exec(1), HOST PROTECTION).
+ * The first symbolic link on the way to PATH that lies in a writable
+ * grant (a copy), or NULL: no mount can keep it (bwrap's follows it), so
+ * the command could point it elsewhere and a later launch would read
+ * what it leads to then.
  */
-static void
-note_links_on(struct plan *pl, const char *path, const char *what)
+static char *
+link_in_grant(struct plan *pl, const char *path)
 {
 	cleanup_free char *at = xstrdup(path);
 	size_t len = strlen(at);
 	struct stat st;
 
-	if (pl->warnings == NULL || pl->policy == NULL || at[0] != '/')
-		return;
+	if (pl->policy == NULL || at[0] != '/')
+		return NULL;
 	for (size_t i = 1; i <= len; i++) {
 		cleanup_free char *parent = NULL, *real = NULL;
 		const struct mount *m;
@@ -889,10 +890,8 @@ note_links_on(struct plan *pl, const char *path, const char *what)
 		if (c != '/' && c != '\0')
 			continue;
 		at[i] = '\0';
-		if (util_lstat(at, &st) < 0) {
-			at[i] = c;
-			return;
-		}
+		if (util_lstat(at, &st) < 0)
+			return NULL;
 		if (S_ISLNK(st.st_mode)) {
 			parent = util_path_absolute("..", at);
 			real = util_realpath(parent);
@@ -900,12 +899,25 @@ note_links_on(struct plan *pl, const char *path, const char *what)
 					   NULL;
 			if (m != NULL && m->kind == MOUNT_RW &&
 			    !plan_hides(pl, real))
-				strv_addf(pl->warnings,
-				    "%s is a symbolic link the command can replace (it lies in a writable grant), and with it %s in %s; grant less, or make the link a directory",
-				    at, what, path);
+				return xstrdup(at);
 		}
 		at[i] = c;
 	}
+	return NULL;
+}
+
+/* A link on the way to PATH (WHAT: whose files lie there) that the
+ * command could replace: said on stderr (sbox-exec(1), HOST
+ * PROTECTION). */
+static void
+note_links_on(struct plan *pl, const char *path, const char *what)
+{
+	cleanup_free char *at = NULL;
+
+	if (pl->warnings != NULL && (at = link_in_grant(pl, path)) != NULL)
+		strv_addf(pl->warnings,
+		    "%s is a symbolic link the command can replace (it lies in a writable grant), and with it %s in %s; grant less, or make the link a directory",
+		    at, what, path);
 }
 
 /*
@@ -1062,7 +1074,14 @@ plan_config_files(struct plan *pl, const struct strv *files)
 			free(real);
 			continue;
 		}
-		note_links_on(pl, files->v[i], "a policy file");
+		if (pl->config_link == NULL) {
+			cleanup_free char *at = link_in_grant(pl, files->v[i]);
+
+			if (at != NULL)
+				pl->config_link = xasprintf(
+				    "%s is a symbolic link the command could replace (it lies in a writable grant), and with it the policy file %s that a later launch reads; name the file by its real path, or grant less",
+				    at, files->v[i]);
+		}
 		plan_pin_above(pl, real);
 		plan_add(pl, WANT_READONLY, real);
 	}
@@ -1303,7 +1322,9 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 		seen_root(pl.seen, env->homes[h]);
 	seen_root(pl.seen, "/run");
 	plan_defaults(&pl, p, env);
-	if (pl.git_overflow)
+	if (pl.config_link != NULL)
+		sbox_error_set(err, SBOX_INVALID_POLICY, "%s", pl.config_link);
+	else if (pl.git_overflow)
 		sbox_error_set(err, SBOX_INVALID_POLICY,
 		    "a writable grant holds more git metadata than sbox-exec reads to protect it (%d files and directories, includes and submodules counted)",
 		    GIT_FILES_MAX);
@@ -1361,6 +1382,7 @@ protect_add_defaults(struct policy *p, const struct protect_env *env,
 	free(kind);
 	free(pl.v);
 	seen_free(pl.seen);
+	free(pl.config_link);
 	return err->detail == NULL ? 0 : -1;
 }
 

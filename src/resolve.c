@@ -142,6 +142,13 @@ home_real(size_t i)
 	return real[i];
 }
 
+/* The caller's home in the password entry, or NULL. */
+char *
+resolve_passwd_home(void)
+{
+	return passwd_home(util_uid());
+}
+
 /* The home directory: HOME, or the password entry's when it is unset. */
 static char *
 home_dir(void)
@@ -618,12 +625,9 @@ load_policy(struct resolver *rs, const char *path, const char *opt,
 	}
 	if (!may_include(rs, &st, path, opt, from))
 		return;
-	{
-		char *real = util_realpath(path);
-
-		if (real != NULL)
-			strv_take(&rs->config_files, real);
-	}
+	/* As given, so that a link on the way can be found (protect.c). */
+	strv_take(&rs->config_files,
+	    util_path_absolute(path, rs->inv->policy.cwd));
 	rs->stack[rs->depth].dev = st.st_dev;
 	rs->stack[rs->depth].ino = st.st_ino;
 	rs->depth++;
@@ -931,12 +935,9 @@ add_protection(struct invocation *inv, struct protect_holds *holds,
 
 	/* --learn's file (made at launch when missing: main.c), read by the
 	 * next launch like the policy files this one read. */
-	if (inv->learn != NULL && inv->mode == MODE_RUN) {
-		char *real = util_realpath(inv->learn);
-
-		if (real != NULL)
-			strv_take(config_files, real);
-	}
+	if (inv->learn != NULL && inv->mode == MODE_RUN)
+		strv_take(config_files,
+		    util_path_absolute(inv->learn, inv->policy.cwd));
 	if ((load_credentials(&cenv, &cl, &e) < 0 ||
 		protect_add_defaults(&inv->policy, &env, &e) < 0) &&
 	    inv->err.detail == NULL)
@@ -973,6 +974,8 @@ resolve_never_learned(const struct invocation *inv, struct nolearn_list *out,
 		home_real(1) };
 	char *save = NULL;
 	struct passwd *pw;
+	bool wide_project = inv->project_real != NULL &&
+	    strcmp(inv->project_real, "/") == 0;
 	FILE *f;
 
 	if (load_never_learned(&cenv, out, err) < 0)
@@ -987,8 +990,14 @@ resolve_never_learned(const struct invocation *inv, struct nolearn_list *out,
 		if (real != NULL)
 			nolearn_add_dirs(&path, real, "path");
 	}
+	/* The project's own bin directories are the project's, but not when
+	 * the project is / or holds a home: then every directory is. */
+	for (size_t i = 0; i < N_ELEMENTS(mine) && wide_project == false; i++)
+		wide_project = mine[i] != NULL && mine[i][0] == '/' &&
+		    inv->project_real != NULL &&
+		    util_path_within(mine[i], inv->project_real);
 	for (size_t i = 0; i < path.n; i++)
-		if (inv->project_real == NULL ||
+		if (inv->project_real == NULL || wide_project ||
 		    !util_path_within(path.v[i].path, inv->project_real))
 			nolearn_add(out, NOLEARN_RUNS, path.v[i].path,
 			    path.v[i].what, NULL);
@@ -1379,7 +1388,10 @@ resolve_invocation(struct invocation *inv, struct protect_holds *holds)
 	for (size_t i = 0; i < N_ANCHORS; i++)
 		free(rs.anchors[i]);
 	free(inv->project_real);
-	if (cache_root_of(&rs) != NULL)
+	free(inv->cache_root);
+	inv->cache_root = NULL;
+	/* For the refusals' suggestions, spelt out (DENIALS). */
+	if (inv->denials && cache_root_of(&rs) != NULL)
 		inv->cache_root = xstrdup(rs.cache_root);
 	inv->project_real = steal_pointer(&rs.project);
 	free(rs.cache_root);

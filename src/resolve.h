@@ -16,6 +16,7 @@
 #include "protect.h"
 
 int resolve_invocation(struct invocation *, struct protect_holds *);
+char *resolve_passwd_home(void);
 int resolve_never_learned(const struct invocation *, struct nolearn_list *,
     struct sbox_error *);
 

@@ -327,3 +327,67 @@ _linked_policy() {
 @test "a --policy or --learn file with another hard link, which a sandbox could write through, is refused" {
 	each_user _linked_policy
 }
+
+# The third round: the project is the home itself (every directory on
+# PATH still counts), a policy file reached through a link the command
+# could replace, and as root a project in /srv, where learning still
+# works inside the project and nowhere beside it.
+# in_home_path ARGS...: sbox-exec with ARGS, as the pass's user, with
+# $PATHDIR3 first on the caller's PATH.
+in_home_path() {
+	PATH="$PATHDIR3:$PATH" sbx "$@"
+}
+
+_round3() {
+	local pol=$D/round3-${AS:-root}.policy H line
+	H=$D/home3-${AS:-root}
+	rm -rf "$H"
+	usr mkdir -p "$H/tools/bin" "$H/real"
+	export HOME=$H
+	cd "$H" || return 1
+	# The control: unsandboxed, the write lands.
+	run usr sh -c 'echo evil >"$1/tools/bin/evil" && rm "$1/tools/bin/evil"' sh "$H"
+	assert_status 0
+	rm -f "$pol"
+	PATHDIR3=$H/tools/bin
+	run --separate-stderr in_home_path --learn="$pol" -- \
+		sh -c 'echo evil >"$HOME/tools/bin/evil"'
+	assert_failed "a write into a PATH directory of the home"
+	assert_contains "$stderr" "on PATH"
+	run grep -E -- '^--' "$pol"
+	assert_status 1
+	# A policy file reached through a link in a writable grant.
+	printf '%s\n' '--setenv MARK kept' | usr tee "$H/real/p.policy" >/dev/null
+	usr ln -s real "$H/link"
+	run --separate-stderr sbx --rw "$H" --policy="$H/link/p.policy" -- true
+	assert_status 125
+	assert_contains "$stderr" "$H/link is a symbolic link the command could replace"
+	# By its real path, it is read, and read-only.
+	run --separate-stderr sbx --rw "$H" --policy="$H/real/p.policy" -- \
+		sh -c 'echo "--net" >>"$1" 2>/dev/null; echo "MARK=$MARK"' sh "$H/real/p.policy"
+	assert_status 0
+	assert_eq "$output" "MARK=kept"
+	assert_file "$H/real/p.policy" "--setenv MARK kept"
+}
+
+@test "round three: the project is the home (PATH still counts); a policy file reached through a replaceable link is refused" {
+	each_user _round3
+}
+
+@test "as root, a project in /srv learns a directory inside it, and nothing beside it" {
+	requires root
+	local P=/srv/sbox-learn-test.$$ pol=$D/srv.policy
+	mkdir -p "$P/proj"
+	on_teardown rm -rf "$P"
+	cd "$P/proj" || return 1
+	# The control: unsandboxed, both writes land.
+	mkdir "$P/proj/obj" "$P/beside" && rmdir "$P/proj/obj" "$P/beside"
+	run --separate-stderr "$SBOX_EXEC" --learn="$pol" -- sh -c 'mkdir obj; mkdir ../beside'
+	assert_failed "mkdir in a read-only project"
+	grep -qx -- "--rw-create $P/proj/obj" "$pol"
+	run grep -x -- "--rw-create $P/beside" "$pol"
+	assert_status 1
+	run "$SBOX_EXEC" --policy="$pol" -- sh -c 'echo ok >obj/f'
+	assert_status 0
+	assert_file "$P/proj/obj/f" ok
+}

@@ -33,7 +33,7 @@ parse(const char *text, const struct creds_env *env, struct nolearn_list *l)
 static const char *
 found(const struct nolearn_list *l, const char *path)
 {
-	const struct nolearn_entry *e = nolearn_find(l, path);
+	const struct nolearn_entry *e = nolearn_find(l, path, NULL);
 
 	return e != NULL ? e->path : "";
 }
@@ -73,16 +73,25 @@ main(void)
 	is_str(found(&l, "/h/src/proj"), "", "the project");
 	is_str(found(&l, "/etc/cron.d/x"), "/etc", "a system directory");
 	/* A grant that would hold a listed place is barred by it. */
-	ok(nolearn_find(&l, "/h") != NULL, "the home holds listed places");
-	ok(nolearn_find(&l, "/") != NULL, "so does /");
-	e = nolearn_find(&l, "/h/.npm/_cacache/x");
+	ok(nolearn_find(&l, "/h", NULL) != NULL,
+	    "the home holds listed places");
+	ok(nolearn_find(&l, "/", NULL) != NULL, "so does /");
+	e = nolearn_find(&l, "/h/.npm/_cacache/x", NULL);
 	ok(e != NULL && e->kind == NOLEARN_CACHE && strcmp(e->what, "npm") == 0,
 	    "a shared cache, by name");
 	is_str(e != NULL ? e->setenv : "", "npm_config_cache ${CACHE}/npm",
 	    "its variable");
-	e = nolearn_find(&l, "/h/.m2/repository");
+	e = nolearn_find(&l, "/h/.m2/repository", NULL);
 	is_str(e != NULL ? e->setenv : "",
 	    "MAVEN_OPTS -Dmaven.repo.local=${CACHE}/maven", "a prefix");
+	/* Within a project in a listed place, the place does not count;
+	 * outside it, it does. */
+	ok(nolearn_find(&l, "/etc/proj/build", "/etc/proj") == NULL,
+	    "a project below a listed place");
+	is_str(nolearn_find(&l, "/etc/other", "/etc/proj") != NULL ?
+		nolearn_find(&l, "/etc/other", "/etc/proj")->path :
+		"",
+	    "/etc", "beside that project");
 	nolearn_clear(&l);
 
 	/* The deepest entry a path lies in wins. */
@@ -90,7 +99,7 @@ main(void)
 		 "runs language ~/.cargo/bin\n",
 	       &env, &l) == 0,
 	    "nested entries");
-	e = nolearn_find(&l, "/h/.cargo/bin/x");
+	e = nolearn_find(&l, "/h/.cargo/bin/x", NULL);
 	ok(e != NULL && e->kind == NOLEARN_RUNS, "the deeper one");
 	nolearn_clear(&l);
 
