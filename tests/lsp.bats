@@ -286,7 +286,7 @@ alive_client() {
 said() {
 	local f=$W/$1-${AS:-root}.out
 	wait_for 120 grep -q '"alive"' "$f" || cat "$f" "${f%.out}.log" >&2
-	jq -r "select(has(\"$2\")) | .$2" "$f" | tail -1
+	jq -r "select(has(\"$2\")) | .[\"$2\"]" "$f" | tail -1
 }
 
 # proc_id PID: "PID:STARTTIME" while PID runs, nothing once it is gone.
@@ -366,4 +366,35 @@ alive_body() {
 		kill -KILL "$pid"
 		wait_for 10 all_gone "${ids[@]:1}"
 	done
+}
+
+@test "--lsp: the process named by processId ends while the editor's input stays open: the server ends, as unsandboxed, as root and as nobody" {
+	requires node
+	node_modules_for_nobody
+	ALIVE=$(payload lsp-alive.py)
+	project main.py 'print(1)'
+	each_user named_body
+}
+
+named_body() {
+	local n holder
+	fresh_home
+	# Not the client: a process of the pass's user that the test ends.
+	bg usr_exec sleep 1000
+	holder=$BG_PID
+	alive_client named-host "$holder" 3 "$W/proj" -- \
+		"$NODE/.bin/pyright-langserver" --stdio
+	alive_client named-box "$holder" 3 "$W/proj" -- "$SBOX" \
+		--profile=pyright --project="$W/proj" -- \
+		"$NODE/.bin/pyright-langserver" --stdio
+	for n in named-host named-box; do
+		assert_eq "$n: $(said "$n" alive)" "$n: true"
+	done
+	kill -KILL "$holder"
+	# The server's own check ends it unsandboxed (exit 1); sbox-exec's
+	# ends the sandbox (SIGTERM: 143).
+	wait_for 30 grep -q server-ended "$W/named-host-${AS:-root}.out"
+	wait_for 30 grep -q server-ended "$W/named-box-${AS:-root}.out"
+	assert_eq "$(said named-host server-ended)" 1
+	assert_eq "$(said named-box server-ended)" 143
 }

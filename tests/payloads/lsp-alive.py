@@ -7,14 +7,15 @@ Usage: lsp-alive.py [--log FILE] [--shell] PROCESS_ID WAIT ROOT -- COMMAND...
 Starts COMMAND (a language server, usually under sbox-exec; with --shell
 through "/bin/sh -c", which stays the server's parent, as an editor's
 shell wrapper does) and initializes it on ROOT with "processId" set to
-PROCESS_ID: "self" (this client's pid) or "gone" (the pid of a process
-that has just ended).  Then WAIT seconds of an editor's idle session
+PROCESS_ID: "self" (this client's pid), "gone" (the pid of a process
+that has just ended) or a pid.  Then WAIT seconds of an editor's idle session
 (the server's own requests answered), then a request the server does not
 know, which any live server answers (with an error).  Prints JSON lines:
 {"started": PID} (COMMAND's pid, or the shell's) at once, then
 {"alive": true, "answered": SECONDS} or {"alive": false, "exit": CODE,
 "after": SECONDS}.  Alive, it stays (reading the server, as an editor
-does) until it is killed; otherwise it exits 1.  The server's stderr goes
+does) until it is killed, or until the server ends: then it prints
+{"server-ended": CODE} and exits 1; otherwise it exits 1.  The server's stderr goes
 to FILE given with --log (default: discarded).
 """
 import json
@@ -111,7 +112,12 @@ def main():
     if shell:
         # Not "exec": the shell stays between this client and the server.
         cmd = ["/bin/sh", "-c", '"$@"; exit $?', "sh"] + cmd
-    pid = os.getpid() if pid_arg == "self" else gone_pid()
+    if pid_arg == "self":
+        pid = os.getpid()
+    elif pid_arg == "gone":
+        pid = gone_pid()
+    else:
+        pid = int(pid_arg)
     srv = Server(cmd, log)
     say({"started": srv.proc.pid})
     start = time.monotonic()
