@@ -57,6 +57,8 @@ launcher_string(struct invocation *inv, enum opt_id id)
 		return &inv->upstream_proxy;
 	if (id == OPT_UPSTREAM_PROXY_AUTH_FILE)
 		return &inv->upstream_auth_file;
+	if (id == OPT_BWRAP)
+		return &inv->bwrap;
 	return &inv->project;
 }
 
@@ -122,10 +124,6 @@ static void
 apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 {
 	switch (id) {
-	case OPT_BWRAP:
-		free(inv->bwrap);
-		inv->bwrap = xstrdup(value);
-		break;
 	case OPT_STATUS_FD:
 		add_status_fd(inv, value);
 		break;
@@ -162,6 +160,7 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 	case OPT_VERSION:
 		set_mode(inv, MODE_VERSION);
 		break;
+	case OPT_BWRAP:
 	case OPT_PROJECT:
 	case OPT_UPSTREAM_PROXY:
 	case OPT_UPSTREAM_PROXY_AUTH_FILE:
@@ -191,6 +190,7 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 	case OPT_CLEARENV:
 	case OPT_KEEP_FD:
 	case OPT_TTY:
+	case OPT_LSP:
 	case OPT_PROBE_TIMEOUT:
 	case OPT_POLICY:
 	case OPT_PROFILE:

@@ -50,6 +50,7 @@
 #include "watch.h"
 #include "stage2.h"
 #include "launch.h"
+#include "lsprelay.h"
 #include "ready.h"
 #include "pty.h"
 #include "seccomp.h"
@@ -173,6 +174,8 @@ struct launch {
 	int devnull;	  /* --check: bwrap's stdin and stdout */
 	int bwrap_copy;	  /* the bwrap found, until the command takes it */
 	int bwrap_target; /* its number in the child, executed there */
+	int lsp_read;	  /* --lsp: the command's input, until bwrap has it */
+	int lsp_write;	  /* --lsp: its other end, until the relay takes it */
 	pid_t bwrap_pid;
 	struct sigaction old_pipe; /* the caller's SIGPIPE, for the command */
 	struct strv env;	   /* bwrap's environment: ours, marked */
@@ -183,6 +186,7 @@ struct launch {
 		.ctrl = -1, .ctrl_stage2 = -1, .err_read = -1,                 \
 		.err_write = -1, .exe = -1, .saved_stderr = -1, .devnull = -1, \
 		.bwrap_copy = -1, .bwrap_target = -1, .bwrap_pid = -1,         \
+		.lsp_read = -1, .lsp_write = -1,                               \
 		.t = { .master = -1,                                           \
 			.slave = -1,                                           \
 			.in = -1,                                              \
@@ -197,6 +201,8 @@ launch_free(struct launch *l)
 	pty_close(&l->t);
 	fd_close(&l->ctrl);
 	fd_close(&l->ctrl_stage2);
+	fd_close(&l->lsp_read);
+	fd_close(&l->lsp_write);
 	fd_close(&l->err_read);
 	fd_close(&l->err_write);
 	fd_close(&l->exe);
@@ -648,6 +654,15 @@ prepare(struct launch *l, const struct launch_spec *spec,
 		pty_none(&l->t);
 	else if (pty_open(&l->t, err) < 0)
 		return -1;
+	/* --lsp: the command reads what the relay passes on, unless its
+	 * input is the sandbox's terminal (no editor speaks LSP there). */
+	if (inv->mode != MODE_CHECK && inv->policy.lsp &&
+	    !(l->t.master >= 0 && l->t.tty[STDIN_FILENO])) {
+		if (pipe2(pipe, O_CLOEXEC) < 0)
+			return failed(err, "cannot prepare the launch");
+		l->lsp_read = pipe[0];
+		l->lsp_write = pipe[1];
+	}
 	/* The command's stderr, which stage two keeps for it: the sandbox's
 	 * terminal where the caller's was one. */
 	l->saved_stderr = util_dup(l->t.master >= 0 && l->t.tty[STDERR_FILENO] ?
@@ -709,6 +724,8 @@ exec_bwrap(const struct launch *l, const struct launch_spec *spec)
 	/* The sandbox's own terminal where the caller's was. */
 	if (l->t.master >= 0 && pty_child_stdio(&l->t) < 0)
 		child_fail("cannot give bwrap the sandbox's terminal");
+	if (l->lsp_read >= 0 && dup2(l->lsp_read, STDIN_FILENO) < 0)
+		child_fail("cannot give bwrap the relayed input");
 	/*
 	 * Out of the caller's process group: its terminal's signals are
 	 * ours to pass on (or to act on: a stop), not bwrap's to die of.
@@ -764,6 +781,7 @@ start_bwrap(struct launch *l, const struct launch_spec *spec,
 	 * the master until it is closed there. */
 	fd_close(&l->t.slave);
 	fd_close(&l->err_write);
+	fd_close(&l->lsp_read);
 	bwrap_cmd_close_fds(&l->cmd);
 	(void)syscall(SYS_sched_setscheduler, 0, SCHED_BATCH, &sp);
 	return 0;
@@ -827,6 +845,7 @@ struct relay {
 	struct deadline *dl;		   /* --timeout */
 	const struct protect_holds *holds; /* locks held for the run */
 	int bwrap_fd; /* the bwrap found (locate.c), its owner's to close */
+	int lsp_out;  /* --lsp: the command's input, for the relay */
 	/* Read from the caller, not yet in the sandbox's: a read's worth,
 	 * and what the caller's terminal held when it turned raw. */
 	char keys[RELAY_KEYS + PTY_DRAIN_MAX];
@@ -1241,10 +1260,16 @@ proxy(struct relay *r, int devnull)
 {
 	/* Six of ours, four of --watch's, four of the terminal's, and the
 	 * locks. */
-	size_t cap = 6 + 4 + 4 + r->holds->n, nkeep = 0;
+	size_t cap = 8 + 4 + 4 + r->holds->n, nkeep = 0;
 	cleanup_free int *keep = xcalloc(cap, sizeof(*keep));
-	int code;
+	int code, in = -1;
 
+	/* --lsp: the caller's input is the relay's. */
+	if (r->lsp_out >= 0) {
+		in = util_dup(STDIN_FILENO, 3);
+		keep[nkeep++] = in;
+		keep[nkeep++] = r->lsp_out;
+	}
 	/* The command owns stdin and stdout now; we hold them no more
 	 * (DEVNULL, the launcher's own, is taken and closed here). */
 	if (devnull >= 0) {
@@ -1274,7 +1299,13 @@ proxy(struct relay *r, int devnull)
 	/* --allow-host: connections are accepted from now on. */
 	if (netproxy_fd() >= 0)
 		netproxy_serve();
+	/* A relay that cannot start leaves the command its end of input. */
+	if (r->lsp_out >= 0 &&
+	    lsprelay_start(in, r->lsp_out, (int)fwd_pidfd, r->dl->init_pidfd) <
+		0)
+		lsprelay_stop();
 	code = relay_loop(r);
+	lsprelay_stop();
 	netproxy_stop();
 	watch_stop();
 	return code;
@@ -1538,6 +1569,7 @@ hand_over(struct launch *l, const struct launch_spec *spec,
 		.dl = dl,
 		.holds = spec->holds,
 		.bwrap_fd = spec->located->fd,
+		.lsp_out = steal_fd(&l->lsp_write),
 	};
 
 	/* Only what goes through the relay is filtered: a pipe or a file

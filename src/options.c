@@ -459,6 +459,7 @@ options_check_value(enum opt_id id, const char *value)
 	case OPT_NET:
 	case OPT_CLEARENV:
 	case OPT_TTY:
+	case OPT_LSP:
 	case OPT_TTY_UNFILTERED:
 	case OPT_CHECK:
 	case OPT_PRINT:

@@ -103,6 +103,9 @@ enum opt_section {
 	    SECTION_PROCESS, "=N\tpass inherited descriptor N to the command") \
 	X(TTY, "tty", 0, no_argument, SCOPE_ANYWHERE, SECTION_PROCESS,         \
 	    "\town terminal with job control, for interactive use")            \
+	X(LSP, "lsp", 0, no_argument, SCOPE_ANYWHERE, SECTION_PROCESS,         \
+	    "\ta language server: the editor's pid in initialize watched "     \
+	    "from outside")                                                    \
 	X(TTY_UNFILTERED, "tty-unfiltered", 0, no_argument, SCOPE_ARGV,        \
 	    SECTION_PROCESS,                                                   \
 	    "\tpass every escape sequence on to the terminal")                 \

@@ -62,6 +62,7 @@ struct policy {
 	bool net;
 	struct netpolicy egress; /* --allow-host, --deny-host */
 	bool tty;		 /* keep the controlling terminal */
+	bool lsp;		 /* --lsp: the input relayed (lsprelay.c) */
 	char *cwd;		 /* working directory of sbox-exec */
 	char *chdir;		 /* working directory inside, absolute */
 	struct mount *mounts;

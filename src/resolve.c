@@ -772,6 +772,18 @@ set_duration(struct invocation *inv, enum opt_id id, const char *value)
 		inv->kill_after_given = true;
 }
 
+/* --net, --no-net, --tty, --lsp: a switch of the policy. */
+static void
+set_switch(struct policy *p, enum opt_id id)
+{
+	if (id == OPT_NET || id == OPT_NO_NET)
+		p->net = id == OPT_NET;
+	else if (id == OPT_TTY)
+		p->tty = true;
+	else
+		p->lsp = true;
+}
+
 /* Apply one option, from argv or a file.  VALUE2 only for --setenv. */
 static void
 apply_option(struct resolver *rs, enum opt_id id, const char *value,
@@ -794,7 +806,9 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 		break;
 	case OPT_NET:
 	case OPT_NO_NET:
-		p->net = id == OPT_NET;
+	case OPT_TTY:
+	case OPT_LSP:
+		set_switch(p, id);
 		break;
 	case OPT_ALLOW_HOST:
 	case OPT_DENY_HOST:
@@ -816,9 +830,6 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 		break;
 	case OPT_KEEP_FD:
 		add_keep_fd(rs, value, o);
-		break;
-	case OPT_TTY:
-		p->tty = true;
 		break;
 	case OPT_PROBE_TIMEOUT:
 	case OPT_TIMEOUT:

@@ -279,3 +279,137 @@ rust_body() {
 	assert_absent "$W/proj/target"
 	untouched
 }
+
+# An editor's own pid in initialize (sbox-exec(1), "Language servers"):
+# servers on vscode-languageserver exit when kill(processId, 0) fails.
+
+# alive_client NAME [--shell] PROCESS_ID ARGS... -- COMMAND...: an
+# editor's client (tests/payloads/lsp-alive.py) in the background, as the
+# pass's user from the fresh home; its lines in $W/NAME.out.
+alive_client() {
+	local name=$W/$1-${AS:-root}
+	shift
+	(usr_exec env -u XDG_CACHE_HOME -u XDG_CONFIG_HOME -u XDG_DATA_HOME \
+		HOME="$HOMEDIR" "$PY" "$ALIVE" --log "$name.log" "$@" \
+		>"$name.out" 2>&1 </dev/null 3>&-) &
+	forget_bg $!
+	eval "PID_$(basename "$name" | tr '-' '_')=$!"
+}
+
+# said NAME KEY: what the client NAME said last of KEY, once it has said
+# whether its server is alive.
+said() {
+	local f=$W/$1-${AS:-root}.out
+	wait_for 120 grep -q '"alive"' "$f" || cat "$f" "${f%.out}.log" >&2
+	jq -r "select(has(\"$2\")) | .[\"$2\"]" "$f" | tail -1
+}
+
+# proc_id PID: "PID:STARTTIME" while PID runs, nothing once it is gone.
+proc_id() {
+	local s
+	s=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+	s=${s##*) }
+	echo "$1:$(echo "$s" | cut -d' ' -f20)"
+}
+
+# tree_ids PID: proc_id of PID and of every process below it.
+tree_ids() {
+	local kid
+	proc_id "$1"
+	for kid in $(ps -o pid= --ppid "$1"); do
+		tree_ids "$kid"
+	done
+}
+
+# all_gone IDS...: none of these processes runs any more.
+all_gone() {
+	local id
+	for id in "$@"; do
+		[ "$(proc_id "${id%%:*}")" != "$id" ] || return 1
+	done
+}
+
+@test "--lsp in the pyright and typescript profiles: an editor's own pid in initialize, the server up after 30 s and gone with the editor, direct or through a shell, as root and as nobody" {
+	requires node
+	node_modules_for_nobody
+	ALIVE=$(payload lsp-alive.py)
+	project main.py 'print(1)'
+	project main.ts 'console.log(1);'
+	each_user alive_body
+}
+
+alive_body() {
+	local ts_node=("$NODE/typescript-language-server/lib/cli.mjs" --stdio)
+	local n ids pid
+	fresh_home
+	# The controls, unsandboxed: with the client's pid the servers stay
+	# up; with a pid that names no process (what the editor's pid is
+	# inside the sandbox's pid namespace without --lsp) they exit.
+	alive_client py-host self 30 "$W/proj" -- \
+		"$NODE/.bin/pyright-langserver" --stdio
+	alive_client ts-host self 30 "$W/proj" -- node "${ts_node[@]}"
+	alive_client py-gone gone 30 "$W/proj" -- \
+		"$NODE/.bin/pyright-langserver" --stdio
+	alive_client ts-gone gone 30 "$W/proj" -- node "${ts_node[@]}"
+	# Through the profiles, started by the client or by a shell between.
+	alive_client py-box self 30 "$W/proj" -- "$SBOX" --profile=pyright \
+		--project="$W/proj" -- "$NODE/.bin/pyright-langserver" --stdio
+	alive_client ts-box --shell self 30 "$W/proj" -- "$SBOX" \
+		--profile=typescript --project="$W/proj" --ro="$NODE" -- \
+		node "${ts_node[@]}"
+	alive_client py-sh --shell self 30 "$W/proj" -- "$SBOX" \
+		--profile=pyright --project="$W/proj" -- \
+		"$NODE/.bin/pyright-langserver" --stdio
+	for n in py-host ts-host py-box ts-box py-sh; do
+		assert_eq "$n: $(said "$n" alive)" "$n: true"
+	done
+	for n in py-gone ts-gone; do
+		assert_eq "$n: $(said "$n" alive) $(said "$n" exit)" \
+			"$n: false 1"
+	done
+	# The editor ends (killed: nothing said to the server): nothing of
+	# the sandbox is left, whether the launcher was the client's child
+	# or the shell's, which outlives the client.
+	for n in py-box ts-box py-sh; do
+		eval "pid=\$PID_${n//-/_}_${AS:-root}"
+		mapfile -t ids < <(tree_ids "$pid")
+		# The launcher (or shell), bwrap, its init and the server.
+		[ "${#ids[@]}" -ge 4 ] || {
+			echo "$n: ${ids[*]}" >&2
+			return 1
+		}
+		kill -KILL "$pid"
+		wait_for 10 all_gone "${ids[@]:1}"
+	done
+}
+
+@test "--lsp: the process named by processId ends while the editor's input stays open: the server ends, as unsandboxed, as root and as nobody" {
+	requires node
+	node_modules_for_nobody
+	ALIVE=$(payload lsp-alive.py)
+	project main.py 'print(1)'
+	each_user named_body
+}
+
+named_body() {
+	local n holder
+	fresh_home
+	# Not the client: a process of the pass's user that the test ends.
+	bg usr_exec sleep 1000
+	holder=$BG_PID
+	alive_client named-host "$holder" 3 "$W/proj" -- \
+		"$NODE/.bin/pyright-langserver" --stdio
+	alive_client named-box "$holder" 3 "$W/proj" -- "$SBOX" \
+		--profile=pyright --project="$W/proj" -- \
+		"$NODE/.bin/pyright-langserver" --stdio
+	for n in named-host named-box; do
+		assert_eq "$n: $(said "$n" alive)" "$n: true"
+	done
+	kill -KILL "$holder"
+	# The server's own check ends it unsandboxed (exit 1); sbox-exec's
+	# ends the sandbox (SIGTERM: 143).
+	wait_for 30 grep -q server-ended "$W/named-host-${AS:-root}.out"
+	wait_for 30 grep -q server-ended "$W/named-box-${AS:-root}.out"
+	assert_eq "$(said named-host server-ended)" 1
+	assert_eq "$(said named-box server-ended)" 143
+}

@@ -118,10 +118,11 @@ class Lsp {
 
 async function session(child, project) {
   const lsp = new Lsp(child);
-  // processId must be null: the server runs in the sandbox's own pid
-  // namespace, where our pid names nobody; servers built on
-  // vscode-languageserver check it with kill(pid, 0) and exit at once.
-  // The sandbox dies with sbox-exec anyway, and sbox-exec with us.
+  // processId null: the server runs in the sandbox's own pid namespace,
+  // where our pid names nobody; servers built on vscode-languageserver
+  // check it with kill(pid, 0) and exit at once, unless sbox-exec runs
+  // with --lsp, as the language-server profiles do.  The sandbox dies
+  // with sbox-exec anyway, and sbox-exec with us.
   await lsp.request("initialize", {
     processId: null,
     rootUri: `file://${project}`,

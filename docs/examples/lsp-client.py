@@ -146,10 +146,11 @@ def session(proc, project):
     """The LSP session; raises on anything unexpected."""
     lsp = Lsp(proc)
     root = "file://" + project
-    # processId must be null: the server runs in the sandbox's own pid
-    # namespace, where our pid names nobody (a server that checks it with
-    # kill(pid, 0) would exit at once); the sandbox dies with sbox-exec
-    # anyway, and sbox-exec with us.
+    # processId null: the server runs in the sandbox's own pid namespace,
+    # where our pid names nobody (a server that checks it with
+    # kill(pid, 0) would exit at once, unless sbox-exec runs with --lsp,
+    # as the language-server profiles do); the sandbox dies with
+    # sbox-exec anyway, and sbox-exec with us.
     lsp.request("initialize", {"processId": None, "rootUri": root,
                                "capabilities": {}})
     lsp.send("initialized", {}, notify=True)
