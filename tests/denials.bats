@@ -57,6 +57,16 @@ _outside() {
 # the options given but those that only run the launcher (--watch,
 # --learn, --status-fd, --log-fd), and the command whole, quoted for the
 # shell (sbox-exec(1), DENIALS).
+# shell_word WORD: WORD as the summary quotes it: as it is when made of
+# letters, digits and -_./=:@,+%, else in single quotes (a checkout's
+# path may hold a blank).
+shell_word() {
+	case $1 in
+	*[!A-Za-z0-9_./=:@,+%-]*) printf "'%s'" "${1//\'/\'\\\'\'}" ;;
+	*) printf '%s' "$1" ;;
+	esac
+}
+
 _summary_pastes() {
 	local line pol script
 	tree
@@ -76,7 +86,7 @@ _summary_pastes() {
 	assert_absent "$B/f"
 	line=$(printf '%s\n' "$stderr" |
 		sed -n 's/^sbox-exec: 2 refused (2 distinct): .*; to allow what an option can: //p')
-	assert_eq "$line" "$SBOX --rw=$B --setenv MARK 'a b' --rw $P -- sh -c '${script//\'/\'\\\'\'}' sh $B"
+	assert_eq "$line" "$(shell_word "$SBOX") --rw=$B --setenv MARK 'a b' --rw $P -- sh -c '${script//\'/\'\\\'\'}' sh $B"
 	# Pasted, it runs, as the same user, and the refused writes land.
 	run --separate-stderr usr sh -c "$line"
 	assert_status 0
@@ -154,8 +164,8 @@ _tool_cache() {
 	# offered again.
 	run --separate-stderr sbx --watch --cache=sboxtool -- sh -c \
 		'echo x >"$HOME/.cache/sboxtool"'
-	assert_contains "$stderr" "to allow what an option can: $SBOX --setenv XDG_CACHE_HOME $H/.cache/sbox-exec/"
-	refute_contains "$stderr" "can: $SBOX --cache"
+	assert_contains "$stderr" "to allow what an option can: $(shell_word "$SBOX") --setenv XDG_CACHE_HOME $H/.cache/sbox-exec/"
+	refute_contains "$stderr" "can: $(shell_word "$SBOX") --cache"
 }
 
 @test "a write below ~/.cache/NAME names --cache=NAME and its variable; the options printed, alone, let it through" {
