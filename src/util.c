@@ -192,7 +192,9 @@ buf_add(struct buf *b, const void *p, size_t n)
 		b->s = xreallocarray(b->s, cap, 1);
 		b->cap = cap;
 	}
-	memcpy(b->s + b->len, p, n);
+	/* Nothing to copy may come with no pointer (an empty buffer's). */
+	if (n > 0)
+		memcpy(b->s + b->len, p, n);
 	b->len += n;
 	b->s[b->len] = '\0';
 }
