@@ -556,8 +556,9 @@ denial_net(const char *host, int port, bool refused, bool own_name,
 	    addr[0] != '\0') {
 		/* Said, never learned: an address entry lets every name
 		 * that leads there through, whatever listens there. */
+		value = host_value(addr, port);
 		g.option = "allow-host";
-		g.value = value = host_value(addr, port);
+		g.value = value;
 		g.note =
 		    "an address entry, for the address the name resolves to here; --learn leaves it out";
 		g.wide = true;

@@ -258,7 +258,8 @@ lsp_rewrite_first(const char *msg, size_t hlen, size_t len, struct buf *out,
 	cl = (len - hlen) - (size_t)(vend - v) + 4;
 	/* The header again, its Content-Length value replaced. */
 	for (const char *p = msg; p < msg + hlen;) {
-		const char *eol = memchr(p, '\n', (size_t)(msg + hlen - p)) + 1;
+		const char *nl = memchr(p, '\n', (size_t)(msg + hlen - p));
+		const char *eol = nl + 1;
 
 		if (strncasecmp(p, "Content-Length", 14) == 0 && p[14] == ':')
 			buf_addf(out, "Content-Length: %zu\r\n", cl);
