@@ -86,7 +86,7 @@ pass_chain() {
 	assert_eq "$(grep -cx 'CONNECT site.test:443 HTTP/1.1' "$W/up.log")" 2
 	grep -qx 'Host: site.test:443' "$W/up.log"
 	grep -qx 'GET http://site.test:80/index.html HTTP/1.1' "$W/up.log"
-	! grep -qi '^Proxy-Authorization' "$W/up.log"
+	! grep -qi '^Proxy-Authorization' "$W/up.log" || return 1
 	assert_eq "$(jq -r .net "$W/status")" allow-list
 	# -v is off: no net-allowed event; the exit only.
 	assert_eq "$(jq -r .event "$W/events")" exit
@@ -302,12 +302,12 @@ check_secret_absent() {
 	fi
 	pids=$(descendants "$launcher")
 	[ -n "$pids" ]
-	! tr '\0' ' ' </proc/"$launcher"/cmdline | grep -qF -e "$PASSWORD" -e "$PASSWORD_URL" -e "${BASIC#Basic }"
+	! tr '\0' ' ' </proc/"$launcher"/cmdline | grep -qF -e "$PASSWORD" -e "$PASSWORD_URL" -e "${BASIC#Basic }" || return 1
 	for p in $pids; do
 		[ -r /proc/"$p"/cmdline ] || continue
-		! tr '\0' ' ' </proc/"$p"/cmdline | grep -qF -e "$PASSWORD" -e "$PASSWORD_URL" -e "${BASIC#Basic }"
+		! tr '\0' ' ' </proc/"$p"/cmdline | grep -qF -e "$PASSWORD" -e "$PASSWORD_URL" -e "${BASIC#Basic }" || return 1
 		! tr '\0' '\n' </proc/"$p"/environ 2>/dev/null |
-			grep -qF -e "$PASSWORD" -e "$PASSWORD_URL" -e "${BASIC#Basic }"
+			grep -qF -e "$PASSWORD" -e "$PASSWORD_URL" -e "${BASIC#Basic }" || return 1
 	done
 	touch "$W/out/go"
 	wait_for 20 test -s "$W/status"
@@ -318,7 +318,7 @@ check_secret_absent() {
 	# ...and nowhere else.
 	for f in "$W/status" "$W/events" "$W/stderr" "$W/out/env"; do
 		! grep -qF -e "$PASSWORD" -e "$PASSWORD_URL" -e "${BASIC#Basic }" \
-			-e alice "$f"
+			-e alice "$f" || return 1
 	done
 	# The sandbox's proxy variables point at sbox-exec's own proxy.
 	grep -qx 'HTTPS_PROXY=http://127.0.0.1:3128' "$W/out/env"
@@ -355,7 +355,8 @@ pass_auth_file() {
 		--allow-host=site.test -- curl -sS http://site.test/index.html
 	assert_contains "$output" "407"
 	: >"$W/up.log"
-	CRED_ENV="" check_secret_absent --upstream-proxy="http://127.0.0.1:$UP_PORT" \
+	CRED_ENV=""
+	check_secret_absent --upstream-proxy="http://127.0.0.1:$UP_PORT" \
 		--upstream-proxy-auth-file="$W/auth"
 }
 
@@ -365,8 +366,13 @@ pass_auth_file() {
 
 pass_auth_env() {
 	start_upstream up "$BASIC"
-	CRED_ENV="HTTPS_PROXY=http://alice:$PASSWORD_URL@127.0.0.1:$UP_PORT" \
-		check_secret_absent
+	# A shell variable, not exported: as an assignment before the call it
+	# would be in the launcher's environment under its own name, and so
+	# in bwrap's, which is the caller's (the secret check would find the
+	# test's variable, not a leak).
+	CRED_ENV="HTTPS_PROXY=http://alice:$PASSWORD_URL@127.0.0.1:$UP_PORT"
+	check_secret_absent
+	unset CRED_ENV
 	# --print and --check's status, from the same environment.
 	run usr env "HTTPS_PROXY=http://alice:$PASSWORD_URL@127.0.0.1:$UP_PORT" \
 		"$SBOX" --allow-host=site.test --print -- true
