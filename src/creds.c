@@ -24,8 +24,9 @@ is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r';
 }
 
-static bool
-valid_name(const char *s, size_t n)
+/* Whether S (N bytes) is a variable's name, as ${NAME} takes it. */
+bool
+creds_env_name(const char *s, size_t n)
 {
 	if (n == 0 || (s[0] >= '0' && s[0] <= '9'))
 		return false;
@@ -129,7 +130,7 @@ creds_parse_line(const char *line, const struct creds_env *env,
 		if (colon != NULL && colon > close)
 			colon = NULL;
 		n = xstrndup(name, (size_t)((colon ? colon : close) - name));
-		if (!valid_name(n, strlen(n))) {
+		if (!creds_env_name(n, strlen(n))) {
 			*why = "not a variable name in ${...}";
 			return -1;
 		}

@@ -31,6 +31,7 @@ struct creds_list {
 
 int creds_parse_line(const char *, const struct creds_env *, enum creds_kind *,
     struct strv *, const char **);
+bool creds_env_name(const char *, size_t);
 char *creds_user_path(const char *, const char *);
 int creds_parse_text(char *, const char *, const struct creds_env *,
     struct creds_list *, struct sbox_error *);

@@ -66,20 +66,6 @@ class_says(const char *word)
 	return NULL;
 }
 
-/* Whether NAME is a variable's name. */
-static bool
-env_name(const char *s, size_t n)
-{
-	if (n == 0 || (s[0] >= '0' && s[0] <= '9'))
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') ||
-			(s[i] >= 'A' && s[i] <= 'Z') ||
-			(s[i] >= '0' && s[i] <= '9')))
-			return false;
-	return true;
-}
-
 /* Add an entry of KIND for PATH (copied); WHAT and SETENV as in
  * nolearn.h (copied, SETENV may be NULL). */
 void
@@ -160,7 +146,7 @@ parse_line(char *line, const struct creds_env *env, struct nolearn_list *out,
 			return -1;
 		}
 		eq = strchr(var, '=');
-		if (!env_name(var,
+		if (!creds_env_name(var,
 			eq != NULL ? (size_t)(eq - var) : strlen(var))) {
 			*why = "not a variable name after the cache's name";
 			return -1;
