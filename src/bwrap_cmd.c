@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "bwrap_cmd.h"
@@ -115,27 +116,54 @@ add_mount(struct strv *sv, const struct mount *m, int target)
 }
 
 /*
- * --allow-host: where the proxy is, for every tool that asks its
- * environment (sbox-exec(1), NETWORK BY NAME).  After the user's own
- * operations, so that a --clearenv keeps them.
+ * NO_PROXY's list for NP, which goes direct to the sandbox's own loopback
+ * (its own servers): without the host's loopback address of a family an
+ * allow entry covers, and then without "localhost", which the proxy then
+ * decides.  JAVA: Java's form, '|' between the names.
+ */
+static char *
+no_proxy_list(const struct netpolicy *np, bool java)
+{
+	bool v4 = netpolicy_allows_loopback(np, AF_INET),
+	     v6 = netpolicy_allows_loopback(np, AF_INET6);
+	const char *names[] = { v4 || v6 ? NULL : "localhost",
+		v4 ? NULL : "127.0.0.1", v6 || java ? NULL : "::1" };
+	struct buf b = { 0 };
+
+	for (size_t i = 0; i < N_ELEMENTS(names); i++)
+		if (names[i] != NULL)
+			buf_addf(&b, "%s%s",
+			    b.len > 0 ? (java ? "|" : ",") : "", names[i]);
+	return b.s != NULL ? b.s : xstrdup("");
+}
+
+/*
+ * --allow-host, or the network off: where the proxy is, for every tool
+ * that asks its environment (sbox-exec(1), NETWORK BY NAME).  After the
+ * user's own operations, so that a --clearenv keeps them.  Java's
+ * variable only with an allow-list: every JVM prints it, and a JVM with
+ * the network off fails at once as it is.
  */
 static void
-add_proxy_env(struct strv *sv)
+add_proxy_env(struct strv *sv, const struct netpolicy *np)
 {
 	static const char *const names[] = { "HTTP_PROXY", "HTTPS_PROXY",
 		"http_proxy", "https_proxy" };
+	bool allowed = netpolicy_active(np);
 	cleanup_free char *url = xasprintf("http://127.0.0.1:%d",
 	    NETPROXY_PORT);
 	cleanup_free char *socks = xasprintf("socks5h://127.0.0.1:%d",
 	    NETPROXY_PORT);
+	cleanup_free char *direct = no_proxy_list(np, false);
+	cleanup_free char *java_direct = no_proxy_list(np, true);
 	cleanup_free char *java = xasprintf(
-	    "-Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=%d -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=%d -Dhttp.nonProxyHosts=localhost|127.0.0.1",
-	    NETPROXY_PORT, NETPROXY_PORT);
+	    "-Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=%d -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=%d -Dhttp.nonProxyHosts=%s",
+	    NETPROXY_PORT, NETPROXY_PORT, java_direct);
 	const char *const pairs[][2] = {
 		{ "ALL_PROXY", socks },
 		{ "all_proxy", socks },
-		{ "NO_PROXY", "localhost,127.0.0.1,::1" },
-		{ "no_proxy", "localhost,127.0.0.1,::1" },
+		{ "NO_PROXY", direct },
+		{ "no_proxy", direct },
 		{ "NODE_USE_ENV_PROXY", "1" },
 		{ "JAVA_TOOL_OPTIONS", java },
 	};
@@ -146,6 +174,8 @@ add_proxy_env(struct strv *sv)
 		strv_add(sv, url);
 	}
 	for (size_t i = 0; i < N_ELEMENTS(pairs); i++) {
+		if (!allowed && strcmp(pairs[i][0], "JAVA_TOOL_OPTIONS") == 0)
+			continue;
 		strv_add(sv, "--setenv");
 		strv_add(sv, pairs[i][0]);
 		strv_add(sv, pairs[i][1]);
@@ -301,8 +331,8 @@ bwrap_cmd_build(struct bwrap_cmd *c, const struct policy *p,
 			strv_add(sv, p->mounts[i].dest);
 		}
 	add_env(sv, p);
-	if (netpolicy_active(&p->egress))
-		add_proxy_env(sv);
+	if (policy_proxied(p))
+		add_proxy_env(sv, &p->egress);
 	strv_add(sv, "--chdir");
 	strv_add(sv, p->chdir);
 	strv_add(sv, "--");

@@ -27,6 +27,7 @@
 #include "denial.h"
 #include "events.h"
 #include "nolearn.h"
+#include "netproxy.h"
 #include "util.h"
 
 struct entry {
@@ -542,7 +543,8 @@ denial_net(const char *host, int port, bool refused, bool own_name,
 		g.note =
 		    "nothing to allow: see that the name and the port are right";
 	} else if (strcmp(why, "not in allow-list") == 0 ||
-	    strcmp(why, "port not in allow-list") == 0) {
+	    strcmp(why, "port not in allow-list") == 0 ||
+	    strcmp(why, NETPROXY_OFF) == 0) {
 		value = host_value(host, port);
 		g.option = "allow-host";
 		g.value = value;

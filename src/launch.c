@@ -615,7 +615,7 @@ add_stage2(struct launch *l, const struct invocation *inv,
 	    p->tty			  ? STAGE2_RUN_TTY :
 					    STAGE2_RUN;
 	s2.limits = inv->bounds;
-	if (netpolicy_active(&p->egress))
+	if (policy_proxied(p))
 		s2.proxy_port = NETPROXY_PORT;
 	s2.writable = writable;
 	s2.watch = inv->mode == MODE_RUN && inv->denials;
@@ -1029,7 +1029,9 @@ relay_io(struct relay *r, const struct pollfd *pfd, size_t n, bool *err_open,
 	for (size_t i = 0; i < n; i++) {
 		if (pfd[i].revents == 0)
 			continue;
-		if (pfd[i].fd == r->err_fd) {
+		if (pfd[i].fd == netproxy_waiting()) {
+			netproxy_serve();
+		} else if (pfd[i].fd == r->err_fd) {
 			got = read(r->err_fd, chunk, 1024);
 			if (got > 0) {
 				/* bwrap's late words, made safe: they may
@@ -1156,6 +1158,33 @@ reap_sandbox(pid_t init)
 	ready_end_descendants();
 }
 
+/* What the relay loop polls, at most. */
+#define RELAY_FDS 4
+
+/* Into PFD, what the relay loop waits on: bwrap's stderr while ERR_OPEN,
+ * the sandbox's terminal while MASTER_OPEN and ours in the foreground,
+ * and the proxy's socket until its first connection starts its thread.
+ * How many. */
+static size_t
+relay_fds(const struct relay *r, struct pollfd *pfd, bool err_open,
+    bool master_open)
+{
+	const struct pty *t = r->t;
+	size_t n = 0;
+
+	if (err_open)
+		pfd[n++] = (struct pollfd){ r->err_fd, POLLIN, 0 };
+	if (master_open)
+		pfd[n++] = (struct pollfd){ t->master,
+			POLLIN | (r->keys_off < r->nkeys ? POLLOUT : 0), 0 };
+	if (master_open && r->fg && t->in >= 0 && r->keys_off == r->nkeys)
+		pfd[n++] = (struct pollfd){ t->in, POLLIN, 0 };
+	if (err_open && netproxy_waiting() >= 0)
+		pfd[n++] = (struct pollfd){ netproxy_waiting(), POLLIN, 0 };
+	assert(n <= RELAY_FDS);
+	return n;
+}
+
 /*
  * After the hand-over: relay between the terminals, pass bwrap's late
  * words on, act on stops, and end when bwrap has ended and the sandbox's
@@ -1190,9 +1219,9 @@ relay_loop(struct relay *r)
 	}
 
 	for (;;) {
-		struct pollfd pfd[3];
+		struct pollfd pfd[RELAY_FDS];
 		struct timespec drain = { 0, 50 * 1000 * 1000 }, left;
-		size_t n = 0;
+		size_t n;
 		int rc;
 
 		if (got_deferred[0]) {
@@ -1210,15 +1239,7 @@ relay_loop(struct relay *r)
 		(void)deadline_check(r->dl);
 		if (!err_open && !master_open)
 			break;
-		if (err_open)
-			pfd[n++] = (struct pollfd){ r->err_fd, POLLIN, 0 };
-		if (master_open)
-			pfd[n++] = (struct pollfd){ t->master,
-				POLLIN | (r->keys_off < r->nkeys ? POLLOUT : 0),
-				0 };
-		if (master_open && r->fg && t->in >= 0 &&
-		    r->keys_off == r->nkeys)
-			pfd[n++] = (struct pollfd){ t->in, POLLIN, 0 };
+		n = relay_fds(r, pfd, err_open, master_open);
 		/* bwrap gone: what the sandbox wrote is in the terminal's
 		 * buffer already; a descriptor of it smuggled out of the
 		 * sandbox must not keep us waiting. */
@@ -1296,9 +1317,6 @@ proxy(struct relay *r, int devnull)
 	watch_hold();
 	fd_close_except(keep, nkeep);
 	watch_release();
-	/* --allow-host: connections are accepted from now on. */
-	if (netproxy_fd() >= 0)
-		netproxy_serve();
 	/* A relay that cannot start leaves the command its end of input. */
 	if (r->lsp_out >= 0 &&
 	    lsprelay_start(in, r->lsp_out, (int)fwd_pidfd, r->dl->init_pidfd) <
@@ -1340,15 +1358,16 @@ classify(const struct launch_spec *spec, const struct ready_outcome *out,
 }
 
 /*
- * --allow-host: the proxy's listening socket came with stage two's
- * report; serve it (from proxy(), once the launcher holds nothing else).
- * A proxy that cannot start is a refusal, never an open network.
+ * --allow-host, or the network off: the proxy's listening socket came
+ * with stage two's report; take it, to serve it from the relay loop when
+ * the command first connects (once the launcher holds nothing else).  A
+ * proxy that cannot start is a refusal, never an open network.
  */
 static int
 start_proxy(const struct invocation *inv, struct ready_outcome *out,
     struct sbox_error *err)
 {
-	if (!netpolicy_active(&inv->policy.egress) || inv->mode == MODE_CHECK)
+	if (!policy_proxied(&inv->policy) || inv->mode == MODE_CHECK)
 		return 0;
 	if (out->net_fd < 0) {
 		sbox_error_set(err, SBOX_PROBE_FAILED,
@@ -1358,7 +1377,7 @@ start_proxy(const struct invocation *inv, struct ready_outcome *out,
 	netproxy_set_idle_timeout(inv->net_idle_ms);
 	netproxy_set_upstream(&inv->upstream);
 	return netproxy_start(steal_fd(&out->net_fd), &inv->policy.egress,
-	    inv->verbosity > 0, err);
+	    !netpolicy_active(&inv->policy.egress), inv->verbosity > 0, err);
 }
 
 /*
@@ -1690,7 +1709,7 @@ launch_sandbox(const struct launch_spec *spec, int *exit_code,
 	    spec->inv->kill_after_ms);
 	if (prepare(&l, spec, err) < 0)
 		return -1;
-	make_env(&l, netpolicy_active(&spec->inv->policy.egress));
+	make_env(&l, policy_proxied(&spec->inv->policy));
 	if (check_exec_size(&l, err) < 0)
 		return -1;
 	if (spec->inv->verbosity > 0) {

@@ -323,6 +323,26 @@ addr_matches(const struct np_entry *e, int family, const unsigned char *a)
 }
 
 /*
+ * Whether an allow entry of NP covers this host's loopback address of
+ * FAMILY (127.0.0.1, ::1), on any port: the proxy variables then send
+ * that address, and "localhost", to the proxy (sbox-exec(1), NETWORK BY
+ * NAME), where it is the host's loopback, not the sandbox's.
+ */
+bool
+netpolicy_allows_loopback(const struct netpolicy *np, int family)
+{
+	static const unsigned char v4[16] = { 127, 0, 0, 1 };
+	static const unsigned char v6[16] = { [15] = 1 };
+
+	for (size_t i = 0; i < np->n; i++)
+		if (!np->v[i].deny &&
+		    addr_matches(&np->v[i], family,
+			family == AF_INET ? v4 : v6))
+			return true;
+	return false;
+}
+
+/*
  * The name HOST (netpolicy_host()'s form), port PORT: NULL when it may
  * be resolved and tried, or the reason it is refused.  An address is
  * decided by netpolicy_check_addr() alone.

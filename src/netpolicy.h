@@ -53,6 +53,7 @@ const char *netpolicy_parse(const char *, bool, struct np_entry *);
 const char *netpolicy_add(struct netpolicy *, const char *, bool);
 bool netpolicy_suggest(const char *, char *, size_t);
 bool netpolicy_active(const struct netpolicy *);
+bool netpolicy_allows_loopback(const struct netpolicy *, int);
 void netpolicy_free(struct netpolicy *);
 
 int netpolicy_host(const char *, char *, size_t);

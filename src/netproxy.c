@@ -79,10 +79,9 @@ static struct {
 	int fd;		     /* listening, inside the sandbox's namespace */
 	struct netpolicy np; /* our own copy: the caller's is freed first */
 	bool verbose;
+	bool off;	     /* the network off: every request refused */
+	bool serving;	     /* the accept thread runs */
 	atomic_bool stopped; /* the command has ended: no more events */
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	bool go;
 	atomic_int active;
 	atomic_bool at_cap; /* said on --log-fd; again below 3/4 of it */
 	long long idle_ms;  /* --net-idle-timeout */
@@ -93,8 +92,6 @@ static struct {
 	struct upstream_conf up;  /* --upstream-proxy, or none */
 } px = {
 	.fd = -1,
-	.lock = PTHREAD_MUTEX_INITIALIZER,
-	.cond = PTHREAD_COND_INITIALIZER,
 };
 
 /* One connection's state while it is decided. */
@@ -590,6 +587,8 @@ decide(struct conn *c)
 	c->socks = 2;
 	if (kind < 0)
 		why = "not a host name or address";
+	else if (px.off)
+		why = NETPROXY_OFF;
 	else if (kind == 0)
 		why = netpolicy_check_name(&px.np, host, c->r.port);
 	if (why == NULL && (u = upstream_for(c)) != NULL && kind == 1)
@@ -1037,7 +1036,7 @@ connections_allowed(void)
 	return n < MAX_CONNECTIONS ? (int)n : MAX_CONNECTIONS;
 }
 
-/* The accept loop, once netproxy_serve() has opened the gate. */
+/* The accept loop, from the first connection on (netproxy_serve()). */
 static void *
 accept_main(void *unused)
 {
@@ -1049,10 +1048,6 @@ accept_main(void *unused)
 	 */
 	(void)syscall(SYS_sched_setscheduler, 0, SCHED_OTHER,
 	    &(struct sched_param){ 0 });
-	pthread_mutex_lock(&px.lock);
-	while (!px.go)
-		pthread_cond_wait(&px.cond, &px.lock);
-	pthread_mutex_unlock(&px.lock);
 	for (;;) {
 		int c = accept4(px.fd, NULL, NULL, SOCK_CLOEXEC);
 		pthread_t t;
@@ -1098,18 +1093,17 @@ is_listener(int fd)
 }
 
 /*
- * Take FD, the listening socket from inside the sandbox, and start the
- * thread that will accept on it, with every signal blocked (its
- * connections' threads inherit that): it waits for netproxy_serve().
+ * Take FD, the listening socket from inside the sandbox, for the policy
+ * NP, or, with OFF (the network off), for none: every request is refused
+ * as "no network", before anything is resolved.  No thread starts yet:
+ * the launcher polls netproxy_waiting() and calls netproxy_serve() when
+ * the command first connects, so that a run that never tries the network
+ * pays no more than the socket.
  */
 int
-netproxy_start(int fd, const struct netpolicy *np, bool verbose,
+netproxy_start(int fd, const struct netpolicy *np, bool off, bool verbose,
     struct sbox_error *err)
 {
-	sigset_t all, old;
-	pthread_t t;
-	int rc;
-
 	if (!is_listener(fd)) {
 		close(fd);
 		sbox_error_set(err, SBOX_PROBE_FAILED,
@@ -1120,23 +1114,8 @@ netproxy_start(int fd, const struct netpolicy *np, bool verbose,
 	px.np.v = xreallocarray(NULL, np->n, sizeof(*np->v));
 	memcpy(px.np.v, np->v, np->n * sizeof(*np->v));
 	px.np.n = px.np.cap = np->n;
+	px.off = off;
 	px.verbose = verbose;
-	px.max_active = connections_allowed();
-	pthread_attr_init(&px.attr);
-	pthread_attr_setdetachstate(&px.attr, PTHREAD_CREATE_DETACHED);
-	pthread_attr_setstacksize(&px.attr, CONN_STACK);
-	pthread_attr_init(&px.pump_attr);
-	pthread_attr_setstacksize(&px.pump_attr, PUMP_STACK);
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	rc = pthread_create(&t, &px.attr, accept_main, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc != 0) {
-		errno = rc;
-		sbox_error_set(err, SBOX_PROBE_FAILED,
-		    "cannot start the network proxy: %s", strerror(rc));
-		return -1;
-	}
 	return 0;
 }
 
@@ -1164,6 +1143,14 @@ netproxy_fd(void)
 	return px.fd;
 }
 
+/* The listening socket while no thread serves it, for the launcher to
+ * poll; -1 once served (or without a proxy). */
+int
+netproxy_waiting(void)
+{
+	return px.serving ? -1 : px.fd;
+}
+
 /* The command has ended: the launcher is about to say so and exit, and
  * nothing the proxy's threads still do may be reported after that. */
 void
@@ -1172,12 +1159,36 @@ netproxy_stop(void)
 	atomic_store(&px.stopped, true);
 }
 
-/* Start accepting: the launcher has closed what it does not keep. */
+/*
+ * The command connects: start the thread that accepts, with every signal
+ * blocked (its connections' threads inherit that).  Called once the
+ * launcher holds nothing else (launch.c's sweep).  A thread that cannot
+ * start leaves the socket closed: the command's connections are refused,
+ * never sent anywhere else.
+ */
 void
 netproxy_serve(void)
 {
-	pthread_mutex_lock(&px.lock);
-	px.go = true;
-	pthread_cond_broadcast(&px.cond);
-	pthread_mutex_unlock(&px.lock);
+	sigset_t all, old;
+	pthread_t t;
+	int rc;
+
+	if (px.serving || px.fd < 0)
+		return;
+	px.serving = true;
+	px.max_active = connections_allowed();
+	pthread_attr_init(&px.attr);
+	pthread_attr_setdetachstate(&px.attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&px.attr, CONN_STACK);
+	pthread_attr_init(&px.pump_attr);
+	pthread_attr_setstacksize(&px.pump_attr, PUMP_STACK);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	rc = pthread_create(&t, &px.attr, accept_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		util_say("the network proxy cannot start: %s", strerror(rc));
+		close(px.fd);
+		px.fd = -1;
+	}
 }

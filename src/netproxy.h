@@ -16,7 +16,12 @@
  * a network namespace made for this sandbox alone. */
 #define NETPROXY_PORT 3128
 
-int netproxy_start(int, const struct netpolicy *, bool, struct sbox_error *);
+/* The reason of every refusal with the network off. */
+#define NETPROXY_OFF "no network"
+
+int netproxy_start(int, const struct netpolicy *, bool, bool,
+    struct sbox_error *);
+int netproxy_waiting(void);
 void netproxy_set_idle_timeout(long long);
 void netproxy_set_upstream(const struct upstream_conf *);
 int netproxy_fd(void);

@@ -70,7 +70,7 @@ enum opt_section {
 	    SCOPE_ARGV, SECTION_FILESYSTEM,                                    \
 	    "\tas root, allow --rw over setuid files")                         \
 	X(NO_NET, "no-net", 0, no_argument, SCOPE_ANYWHERE, SECTION_NETWORK,   \
-	    "\tonly loopback inside (default)")                                \
+	    "\tno network (default): each request is refused and named")       \
 	X(NET, "net", 0, no_argument, SCOPE_ANYWHERE, SECTION_NETWORK,         \
 	    "\tshare the host network")                                        \
 	X(ALLOW_HOST, "allow-host", 0, required_argument, SCOPE_ANYWHERE,      \

@@ -384,3 +384,15 @@ policy_finish(struct policy *p, struct sbox_error *err)
 	}
 	return 0;
 }
+
+/*
+ * Whether the launcher serves its proxy inside P's sandbox and points the
+ * proxy variables at it: with --allow-host, and with the network off,
+ * where it refuses every request and names the host (sbox-exec(1),
+ * NETWORK BY NAME).  Not with --net.
+ */
+bool
+policy_proxied(const struct policy *p)
+{
+	return !p->net;
+}

@@ -89,5 +89,6 @@ int policy_finish(struct policy *, struct sbox_error *);
 const struct mount *policy_mount_for(const struct policy *, const char *);
 bool policy_path_visible(const struct policy *, const char *);
 bool policy_mount_from_host(enum mount_kind);
+bool policy_proxied(const struct policy *);
 
 #endif

@@ -564,16 +564,20 @@ own_address() {
 # then, in the unprivileged pass, the pass's user.  With $RESOLV, that
 # file is /etc/resolv.conf for them as well; with $NETNS (a
 # /proc/PID/ns/net, see test_networks), sbox-exec runs in that network
-# namespace.  The machine's files are never touched.
+# namespace; with $HSBX_TIMEOUT, it is killed after that many seconds.
+# The machine's files are never touched.
 hsbx() {
-	local drop=() enter=()
+	local drop=() enter=() limit=()
+	if [ -n "${HSBX_TIMEOUT:-}" ]; then
+		limit=(timeout "$HSBX_TIMEOUT")
+	fi
 	if [ -n "${AS:-}" ]; then
 		drop=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
 	fi
 	if [ -n "${NETNS:-}" ]; then
 		enter=(nsenter --net="$NETNS" --)
 	fi
-	"${enter[@]}" unshare -m --propagation private -- sh -c \
+	"${limit[@]}" "${enter[@]}" unshare -m --propagation private -- sh -c \
 		'mount --bind "$1" /etc/hosts &&
 		 { [ -z "$2" ] || mount --bind "$2" /etc/resolv.conf; } &&
 		 shift 2 && exec "$@"' \

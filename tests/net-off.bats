@@ -1,0 +1,212 @@
+#!/usr/bin/env bats
+# The network off (the default, --no-net): the launcher's proxy still
+# serves the sandbox, refusing every request, so that a client that asks
+# its proxy variables (curl, npm, pip, git, cargo, go) is told at once and
+# the refusal is named with the option that works (sbox-exec(1), NETWORK
+# BY NAME, DENIALS).  Nothing is resolved and nothing reaches a network.
+# sbox-exec runs in "the host" of two network namespaces (test_networks
+# in tests/helpers.bash), whose way out leads to a listener in "the
+# world"; every refusal is shown beside the same request reaching the
+# world unsandboxed or with the option printed.  Every pass as root and as
+# an unprivileged user.
+
+# shellcheck disable=SC2016,SC2030,SC2031
+load helpers
+
+setup() {
+	requires bwrap userns root setpriv ip nsenter
+	command -v curl >/dev/null || skip_or_fail "needs curl"
+	W=$(scratch_dir)
+	HOSTS=$W/hosts
+	printf '%s\n' "127.0.0.1 localhost" "44.55.66.10 global.test" >"$HOSTS"
+	chmod 0644 "$HOSTS"
+	test_networks 44.55.66.0/24
+	start_addr_listener "$NET_WORLD" "$W"
+}
+
+# hsbx in the host's namespace, killed after 5 s: a refusal with the
+# network off is told at once, not after a resolver's retries.
+off() {
+	NETNS=$NET_HOST HSBX_TIMEOUT=5 run --separate-stderr hsbx "$@"
+}
+
+pass_named() {
+	local p=$ADDR_PORT
+	# The control: unsandboxed, the world answers.
+	run in_ns_usr "$NET_HOST" curl -sS --noproxy '*' "http://44.55.66.10:$p/"
+	assert_eq "$output" "hello from 44.55.66.10"
+	: >"$W/reached"
+	off --status-fd=3 -- sh -c '
+		curl -sSf "http://global.test:$1/" >/dev/null; echo "rc=$?"
+		curl -sS "https://global.test:$1/" >/dev/null; echo "rc=$?"
+		curl -sSf "http://44.55.66.10:$1/" >/dev/null; echo "rc=$?"' \
+		sh "$p" 3>"$W/status"
+	assert_status 0
+	assert_eq "$output" "rc=22"$'\n'"rc=56"$'\n'"rc=22"
+	assert_contains "$stderr" "sbox-exec: refused global.test:$p (no network); to allow: --allow-host=global.test:$p"
+	assert_contains "$stderr" "sbox-exec: refused 44.55.66.10:$p (no network); to allow: --allow-host=44.55.66.10:$p"
+	assert_eq "$(jq -r .net "$W/status")" none
+	assert_eq "$(cat "$W/reached")" ""
+	# Each option printed, applied alone, lets its request through.
+	off --allow-host="global.test:$p" -- curl -sS "http://global.test:$p/"
+	assert_status 0
+	assert_eq "$output" "hello from 44.55.66.10"
+	off --allow-host="44.55.66.10:$p" -- curl -sS "http://44.55.66.10:$p/"
+	assert_status 0
+	assert_eq "$output" "hello from 44.55.66.10"
+}
+
+@test "the network off: a request by name or address is refused at once, named with the option that works, and reaches nothing" {
+	each_user pass_named
+}
+
+pass_npm() {
+	local p=$ADDR_PORT reg
+	requires npm
+	reg="http://global.test:$p/"
+	# The control: unsandboxed, npm's request reaches the registry's
+	# address (the listener is no registry: npm then fails).
+	run in_ns_usr "$NET_HOST" env HOME=/nonexistent \
+		npm_config_cache="$W/npm-$(id -u)-${AS:-root}" npm view left-pad \
+		--registry="http://44.55.66.10:$p/" --fetch-retries=0
+	assert_contains "$(cat "$W/reached")" "44.55.66.10"
+	: >"$W/reached"
+	# In the sandbox, without the network: within 5 s, the registry's
+	# host and the option named; the default registry as well.
+	off -- env npm_config_cache=/tmp/npm npm view left-pad --registry="$reg"
+	assert_failed
+	assert_contains "$stderr" "sbox-exec: refused global.test:$p (no network); to allow: --allow-host=global.test:$p"
+	off -- env npm_config_cache=/tmp/npm npm view left-pad
+	assert_failed
+	assert_contains "$stderr" "sbox-exec: refused registry.npmjs.org:443 (no network); to allow: --allow-host=registry.npmjs.org"
+	assert_eq "$(cat "$W/reached")" ""
+	# The option printed: npm reaches the registry.
+	off --allow-host="global.test:$p" -- env npm_config_cache=/tmp/npm \
+		npm view left-pad --registry="$reg" --fetch-retries=0
+	assert_contains "$(cat "$W/reached")" "44.55.66.10"
+}
+
+@test "the network off: npm fails within 5 s, naming the registry's host and the option" {
+	each_user pass_npm
+}
+
+pass_learn() {
+	local p=$ADDR_PORT f
+	f=$W/learned-$(id -u)-${AS:-root}
+	rm -f "$f"
+	: >"$W/reached"
+	# The manual's loop: the first run learns, the second works.
+	off --learn="$f" --policy="$f" -- curl -sSf "http://global.test:$p/"
+	assert_status 22
+	assert_eq "$(grep -v '^#' "$f")" "--allow-host global.test:$p"
+	assert_eq "$(cat "$W/reached")" ""
+	off --learn="$f" --policy="$f" -- curl -sSf "http://global.test:$p/"
+	assert_status 0
+	assert_eq "$output" "hello from 44.55.66.10"
+	run ! grep -e '--net' "$f"
+}
+
+@test "the network off: --learn writes an allow-host line, and the next run reaches the host" {
+	each_user pass_learn
+}
+
+pass_callers_proxy() {
+	start_listener tcp "$W"
+	# The control: unsandboxed, the caller's proxy variable is used.
+	run usr env https_proxy="http://127.0.0.1:$LISTEN_ADDR" \
+		curl -sS -m 5 "https://global.test/"
+	assert_eq "$(connections)" 1
+	# In the sandbox the variables are the launcher's: the caller's proxy
+	# (and any credentials in its URL) is neither seen nor reached.
+	https_proxy="http://u:secret@127.0.0.1:$LISTEN_ADDR" \
+		HTTPS_PROXY="http://u:secret@127.0.0.1:$LISTEN_ADDR" \
+		NETNS=$NET_HOST HSBX_TIMEOUT=5 run --separate-stderr hsbx -- \
+		sh -c 'env | grep -i proxy | grep -c secret;
+			curl -sS "https://global.test/"'
+	assert_eq "$output" 0
+	assert_contains "$stderr" "sbox-exec: refused global.test:443 (no network); to allow: --allow-host=global.test"
+	assert_eq "$(connections)" 1
+}
+
+@test "the network off: the caller's proxy variables are replaced by the launcher's, never reached" {
+	each_user pass_callers_proxy
+}
+
+pass_lazy() {
+	local pid tasks
+	# A run that never connects: the launcher has no thread but its
+	# own (the proxy's starts at the first connection).
+	bg usr_exec "$SBOX" -- sh -c 'sleep 3'
+	pid=$BG_PID
+	wait_for 5 test -e "/proc/$pid/task"
+	sleep 1
+	tasks=$(ls "/proc/$pid/task" | wc -l)
+	assert_eq "$tasks" 1
+	wait "$pid"
+	forget_bg "$pid"
+	# The control: one that tries the network has the proxy's thread.
+	bg usr_exec "$SBOX" -- sh -c 'curl -s https://global.test/ >/dev/null; sleep 6'
+	pid=$BG_PID
+	wait_for 5 sh -c "[ \$(ls /proc/$pid/task | wc -l) -gt 1 ]"
+	wait "$pid" || true
+	forget_bg "$pid"
+}
+
+@test "the network off: no thread serves the proxy until the command connects" {
+	each_user pass_lazy
+}
+
+pass_loopback() {
+	local p
+	mkdir -p "$W/www"
+	start_web "$W"
+	p=$WEB_PORT
+	echo "hello from the host" >"$W/www/index.html"
+	# The control: on the host, its loopback service answers.
+	run usr curl -sS "http://127.0.0.1:$p/index.html"
+	assert_eq "$output" "hello from the host"
+	# Without the option, the sandbox's loopback is its own: nothing
+	# answers there, and the proxy names the option.
+	run --separate-stderr hsbx -- curl -sS --noproxy '*' \
+		"http://127.0.0.1:$p/index.html"
+	assert_failed
+	# An allowed loopback address goes through the proxy to the host's,
+	# for every client that reads its proxy variables (curl, npm).
+	run --separate-stderr hsbx --allow-host="127.0.0.1:$p" -- sh -c \
+		'curl -sS "http://127.0.0.1:$1/index.html" &&
+		 printf "%s\n" "$NO_PROXY"' sh "$p"
+	assert_status 0
+	assert_eq "$output" "hello from the host"$'\n'"::1"
+	if command -v npm >/dev/null; then
+		run --separate-stderr hsbx --allow-host="127.0.0.1:$p" -- \
+			env npm_config_cache=/tmp/npm npm view left-pad \
+			--registry="http://127.0.0.1:$p/" --fetch-retries=0
+		grep -q "GET /left-pad" "$W/log"
+	fi
+	# "localhost" then goes to the proxy too, which names it.
+	run --separate-stderr hsbx --allow-host="127.0.0.1:$p" -- \
+		curl -sSf "http://localhost:$p/index.html"
+	assert_status 22
+	assert_contains "$stderr" "sbox-exec: refused localhost:$p (not in allow-list); to allow: --allow-host=localhost:$p"
+	run --separate-stderr hsbx --allow-host="127.0.0.1:$p" \
+		--allow-host="localhost:$p" -- curl -sS "http://localhost:$p/index.html"
+	assert_status 0
+	assert_eq "$output" "hello from the host"
+	# Without a loopback address allowed, the sandbox's own servers on
+	# its loopback are reached directly, by address and as localhost.
+	run --separate-stderr hsbx --allow-host="global.test" -- sh -c '
+		/usr/bin/python3 -m http.server -b 127.0.0.1 \
+			-d /usr/share/doc/bash 18080 >/dev/null 2>&1 &
+		for i in $(seq 50); do
+			curl -s -o /dev/null "http://127.0.0.1:18080/" && break
+			sleep 0.1
+		done
+		curl -sS -o /dev/null -w "%{http_code}\n" "http://127.0.0.1:18080/"
+		curl -sS -o /dev/null -w "%{http_code}\n" "http://localhost:18080/"
+		kill $!'
+	assert_eq "$output" "200"$'\n'"200"
+}
+
+@test "--allow-host of this host's loopback address for a port reaches the host's service through the proxy (NO_PROXY agrees); localhost is named" {
+	each_user pass_loopback
+}
