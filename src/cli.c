@@ -99,15 +99,13 @@ add_status_fd(struct invocation *inv, const char *value)
 	inv->status_fds[inv->nstatus_fds++] = fd;
 }
 
-/* --watch, and --learn=FILE, which implies it (DENIALS). */
+/* --learn=FILE, which implies --watch (DENIALS), whatever else says. */
 static void
-apply_watch(struct invocation *inv, enum opt_id id, const char *value)
+apply_learn(struct invocation *inv, const char *value)
 {
 	inv->denials = true;
-	if (id == OPT_LEARN) {
-		free(inv->learn);
-		inv->learn = xstrdup(value);
-	}
+	free(inv->learn);
+	inv->learn = xstrdup(value);
 }
 
 static void
@@ -167,8 +165,7 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 		set_string(launcher_string(inv, id), value);
 		break;
 	case OPT_LEARN:
-	case OPT_WATCH:
-		apply_watch(inv, id, value);
+		apply_learn(inv, value);
 		break;
 	case OPT_NONE:
 	case OPT_FS:
@@ -191,6 +188,8 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 	case OPT_KEEP_FD:
 	case OPT_TTY:
 	case OPT_LSP:
+	case OPT_WATCH:
+	case OPT_NO_WATCH:
 	case OPT_PROBE_TIMEOUT:
 	case OPT_POLICY:
 	case OPT_PROFILE:
@@ -294,8 +293,9 @@ take_option(struct invocation *inv, int c, const char *bad, const char *value,
 static bool
 launcher_only(enum opt_id id)
 {
-	static const enum opt_id ids[] = { OPT_WATCH, OPT_LEARN, OPT_STATUS_FD,
-		OPT_STATUS_SOCKET, OPT_LOG_FD, OPT_JSON, OPT_CHECK, OPT_PRINT };
+	static const enum opt_id ids[] = { OPT_WATCH, OPT_NO_WATCH, OPT_LEARN,
+		OPT_STATUS_FD, OPT_STATUS_SOCKET, OPT_LOG_FD, OPT_JSON,
+		OPT_CHECK, OPT_PRINT };
 
 	for (size_t i = 0; i < N_ELEMENTS(ids); i++)
 		if (ids[i] == id)

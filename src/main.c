@@ -525,6 +525,22 @@ learn(const struct invocation *inv, const char *base)
 		util_say("--learn: %s written", inv->learn);
 }
 
+/*
+ * A command that failed (CODE, an exit status, not a signal's) in a run
+ * that did not watch its writes: the one line that says how to learn
+ * what the sandbox refused (DENIALS), unless -q.
+ */
+static void
+say_unwatched(const struct invocation *inv, int code)
+{
+	if (inv->denials || inv->verbosity < 0 || code < 1 ||
+	    code >= SBOX_EXIT_SIGNAL_BASE)
+		return;
+	util_say(
+	    "the command exited %d; --watch names the writes the sandbox refused, --learn=FILE makes them a policy",
+	    code);
+}
+
 /* After the command: what it changed in git, what the sandbox refused,
  * the placeholders let go, and the last event. */
 static void
@@ -545,6 +561,7 @@ after_run(struct reporter *rep, int code, char **argv,
 	audit_git(rep, start);
 	denial_close();
 	denial_summary(argv[0], &inv->again, &inv->given, inv->command);
+	say_unwatched(inv, code);
 	learn(inv, learn_base);
 	protect_release(rep->holds);
 	sigprocmask(SIG_SETMASK, &old, NULL);

@@ -385,6 +385,17 @@ check_upstream(const char *value)
 	return NULL;
 }
 
+/* --cache's NAME: NULL, or what is wrong with it. */
+static char *
+check_cache(const char *value)
+{
+	if (cache_name_ok(value))
+		return NULL;
+	return xasprintf(
+	    "--cache: '%s' is not a cache name (letters, digits, '.', '_', '-', not starting with '.')",
+	    value);
+}
+
 /*
  * Whether VALUE has the form option ID takes, wherever it was given:
  * NULL, or what is wrong, worded for the user (to be freed).  What the
@@ -424,11 +435,7 @@ options_check_value(enum opt_id id, const char *value)
 		    NULL :
 		    xasprintf("--profile: '%s' is not a profile name", value);
 	case OPT_CACHE:
-		return cache_name_ok(value) ?
-		    NULL :
-		    xasprintf(
-			"--cache: '%s' is not a cache name (letters, digits, '.', '_', '-', not starting with '.')",
-			value);
+		return check_cache(value);
 	case OPT_SETENV:
 	case OPT_UNSETENV:
 		return options_env_name(value) ?
@@ -454,6 +461,7 @@ options_check_value(enum opt_id id, const char *value)
 	}
 	case OPT_NONE:
 	case OPT_WATCH:
+	case OPT_NO_WATCH:
 	case OPT_ALLOW_SETUID_FILES:
 	case OPT_NO_NET:
 	case OPT_NET:

@@ -136,8 +136,11 @@ enum opt_section {
 	    "=N\twrite one JSON line per event to descriptor N")               \
 	X(LEARN, "learn", 0, required_argument, SCOPE_ARGV, SECTION_LAUNCHER,  \
 	    "=FILE\tadd the grants refused calls asked for to policy FILE")    \
-	X(WATCH, "watch", 0, no_argument, SCOPE_ARGV, SECTION_LAUNCHER,        \
-	    "\tname refused writes, socket connects and hidden reads")         \
+	X(WATCH, "watch", 0, no_argument, SCOPE_ANYWHERE, SECTION_LAUNCHER,    \
+	    "\tname writes outside the grants, connects to hidden sockets "    \
+	    "and reads of masked credentials")                                 \
+	X(NO_WATCH, "no-watch", 0, no_argument, SCOPE_ANYWHERE,                \
+	    SECTION_LAUNCHER, "\tundo a profile's --watch (--learn watches)")  \
 	X(PROBE_TIMEOUT, "probe-timeout", 0, required_argument,                \
 	    SCOPE_ANYWHERE, SECTION_LAUNCHER,                                  \
 	    "=SECONDS\tgive up creating the sandbox after this (10)")          \

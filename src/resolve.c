@@ -772,16 +772,22 @@ set_duration(struct invocation *inv, enum opt_id id, const char *value)
 		inv->kill_after_given = true;
 }
 
-/* --net, --no-net, --tty, --lsp: a switch of the policy. */
+/* --net, --no-net, --tty, --lsp: a switch of the policy; --watch and
+ * --no-watch, of the launcher (in order, so the command line's is the
+ * last word; --learn watches whatever they say). */
 static void
-set_switch(struct policy *p, enum opt_id id)
+set_switch(struct invocation *inv, enum opt_id id)
 {
+	struct policy *p = &inv->policy;
+
 	if (id == OPT_NET || id == OPT_NO_NET)
 		p->net = id == OPT_NET;
 	else if (id == OPT_TTY)
 		p->tty = true;
-	else
+	else if (id == OPT_LSP)
 		p->lsp = true;
+	else
+		inv->denials = id == OPT_WATCH || inv->learn != NULL;
 }
 
 /* Apply one option, from argv or a file.  VALUE2 only for --setenv. */
@@ -808,7 +814,9 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 	case OPT_NO_NET:
 	case OPT_TTY:
 	case OPT_LSP:
-		set_switch(p, id);
+	case OPT_WATCH:
+	case OPT_NO_WATCH:
+		set_switch(rs->inv, id);
 		break;
 	case OPT_ALLOW_HOST:
 	case OPT_DENY_HOST:
@@ -849,7 +857,6 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 	case OPT_NONE:
 	case OPT_PROJECT:
 	case OPT_LEARN:
-	case OPT_WATCH:
 	case OPT_UPSTREAM_PROXY:
 	case OPT_UPSTREAM_PROXY_AUTH_FILE:
 	case OPT_ALLOW_SETUID_FILES:

@@ -464,16 +464,65 @@ _events_slow() {
 	each_user _events_slow
 }
 
+HINT="sbox-exec: the command exited 2; --watch names the writes the sandbox refused, --learn=FILE makes them a policy"
+
 _unwatched() {
 	tree
 	run --separate-stderr sbx --rw "$P" -- sh -c 'echo x >"$1/out"' sh "$B"
 	assert_failed "writing beside the project"
+	# The write is not named; one line says how it would be.
+	assert_eq "$(printf '%s\n' "$stderr" | grep '^sbox-exec:')" "$HINT"
+	assert_absent "$B/out"
+	# Not with -q, not for a command that succeeded or was killed.
+	run --separate-stderr sbx -q --rw "$P" -- sh -c 'echo x >"$1/out"' sh "$B"
+	assert_status 2
 	refute_contains "$stderr" "sbox-exec:"
+	run --separate-stderr sbx --rw "$P" -- sh -c 'echo x >"$1/out"; exit 0' sh "$B"
+	assert_status 0
+	refute_contains "$stderr" "sbox-exec:"
+	run --separate-stderr sbx --rw "$P" -- sh -c 'kill -TERM $$'
+	assert_status 143
+	refute_contains "$stderr" "sbox-exec:"
+	# Watched, the write is named instead, and the line is not said.
+	run --separate-stderr sbx --watch --rw "$P" -- sh -c 'echo x >"$1/out"' sh "$B"
+	assert_status 2
+	assert_contains "$stderr" "sbox-exec: refused: write to $B/out"
+	refute_contains "$stderr" "--watch names"
+}
+
+@test "without --watch: the same refusal, the write not named, one line saying --watch or --learn would name it" {
+	each_user _unwatched
+}
+
+# --watch in a policy file, the agent profile's, and --no-watch after it.
+_watch_by_policy() {
+	tree
+	printf '%s\n' --watch >"$D/w-${AS:-root}.policy"
+	run --separate-stderr sbx --policy="$D/w-${AS:-root}.policy" --rw "$P" \
+		-- sh -c 'echo x >"$1/out"' sh "$B"
+	assert_status 2
+	assert_contains "$stderr" "sbox-exec: refused: write to $B/out"
+	# The agent profile watches...
+	run --separate-stderr sbx --profile=agent --project="$P" -- \
+		sh -c 'echo x >"$1/out"' sh "$B"
+	assert_status 2
+	assert_contains "$stderr" "sbox-exec: refused: write to $B/out"
+	# ...until the command line says --no-watch, in any place on it.
+	run --separate-stderr sbx --no-watch --profile=agent --project="$P" -- \
+		sh -c 'echo x >"$1/out"' sh "$B"
+	assert_status 2
+	refute_contains "$stderr" "refused: write"
+	assert_contains "$stderr" "$HINT"
+	# --learn watches whatever --no-watch says.
+	run --separate-stderr sbx --profile=agent --no-watch --project="$P" \
+		--learn="$D/l-${AS:-root}.policy" -- sh -c 'echo x >"$1/out"' sh "$B"
+	assert_status 2
+	assert_contains "$(cat "$D/l-${AS:-root}.policy")" "--rw $B"
 	assert_absent "$B/out"
 }
 
-@test "without --watch: the same refusal, and nothing said of the write" {
-	each_user _unwatched
+@test "--watch in a policy file and in the agent profile; --no-watch on the command line undoes it; --learn still watches" {
+	each_user _watch_by_policy
 }
 
 # A store on the credential list, inside a grant of the home: it reads
