@@ -584,6 +584,10 @@ cache_name(const char *abs)
 	if (w.cache_base == NULL || !util_path_within(abs, w.cache_base))
 		return NULL;
 	len = strlen(w.cache_base);
+	/* The directory itself names no cache (and has nothing after it
+	 * to read). */
+	if (strlen(abs) <= len)
+		return NULL;
 	rest = abs + len + (w.cache_base[len - 1] == '/' ? 0 : 1);
 	end = strchr(rest, '/');
 	if (end == NULL)
@@ -657,8 +661,10 @@ makes_dir(const char *call)
  * the git directory M read-only (HOST PROTECTION in sbox-exec(1)): the
  * git directory named by --rw, which stays read-only in its hooks, its
  * configuration and the names that lead git elsewhere, so no grant serves
- * a write there.  Said, never learned: code the user runs later lives
- * there.  False when there is none.
+ * a write there; what stays writable runs no code (git commit's objects,
+ * refs, index and logs), so --learn writes it, unless it is the .git of
+ * a work tree above the project, which the projects beside share.  False
+ * when there is none.
  */
 static bool
 git_grant(const struct mount *m, const char *abs, struct denial_grant *g)
@@ -667,6 +673,7 @@ git_grant(const struct mount *m, const char *abs, struct denial_grant *g)
 		"config.worktree", "commondir", "gitdir", "modules" };
 	size_t len = strlen(m->dest);
 	const char *rest = abs + len, *name = strrchr(m->dest, '/');
+	bool above;
 
 	if (m->kind != MOUNT_RO || name == NULL || strcmp(name, "/.git") != 0 ||
 	    !util_path_within(abs, m->dest) || rest[0] != '/')
@@ -679,11 +686,13 @@ git_grant(const struct mount *m, const char *abs, struct denial_grant *g)
 		    (rest[n] == '/' || rest[n] == '\0'))
 			return false;
 	}
+	above = denial_walked_up(m->dest);
 	*g = (struct denial_grant){ .option = "rw",
 		.value = m->dest,
-		.note =
-		    "a repository's git directory, which host protection keeps read-only; named, it is writable but for its hooks and configuration (HOST PROTECTION in sbox-exec(1)); --learn leaves it out",
-		.wide = true };
+		.note = above ?
+		    "a repository's git directory above the project, which host protection keeps read-only; named, it is writable but for its hooks and configuration (HOST PROTECTION in sbox-exec(1)); --learn leaves it out" :
+		    "a repository's git directory, which host protection keeps read-only; named, it is writable but for its hooks and configuration (HOST PROTECTION in sbox-exec(1))",
+		.wide = above };
 	return true;
 }
 
@@ -709,7 +718,13 @@ said_by_place(const struct mount *m, const char *abs, const char *call)
 		    "hidden by host protection (a credential store, a socket or sbox-exec's own files): no option is suggested" :
 		    "kept read-only by host protection (HOST PROTECTION in sbox-exec(1)): no option is suggested";
 	} else if (!never_granted(abs, false, &g, &note, &setenv)) {
-		if ((name = cache_name(abs)) == NULL)
+		/* The cache directory itself made: one private cache for
+		 * every tool that finds it through XDG_CACHE_HOME. */
+		if ((name = cache_name(abs)) == NULL && makes_dir(call) &&
+		    w.cache_base != NULL && util_path_within(abs, w.cache_base) &&
+		    util_path_within(w.cache_base, abs))
+			name = xstrdup("xdg");
+		if (name == NULL)
 			return false;
 		setenv = xasprintf("XDG_CACHE_HOME ${CACHE}/%s", name);
 		note = xasprintf(

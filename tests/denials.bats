@@ -100,8 +100,9 @@ _summary_pastes() {
 }
 
 # A write into a repository's .git, which host protection keeps
-# read-only: named with --rw of that .git, which works when added, and
-# which --learn leaves out (sbox-exec(1), DENIALS, HOST PROTECTION).
+# read-only: named with --rw of that .git, which works when added and is
+# learned; its hooks and configuration stay read-only all the same
+# (sbox-exec(1), DENIALS, HOST PROTECTION).
 _git_dir() {
 	local pol commit
 	tree
@@ -117,17 +118,24 @@ _git_dir() {
 	run --separate-stderr sbx --rw "$P" --learn="$pol" -- "${commit[@]}"
 	assert_failed "git commit with .git read-only"
 	assert_contains "$stderr" "sbox-exec: refused: write to $P/.git/"
-	assert_contains "$stderr" "; to allow: --rw=$P/.git (a repository's git directory, which host protection keeps read-only; named, it is writable but for its hooks and configuration (HOST PROTECTION in sbox-exec(1)); --learn leaves it out)"
-	run grep -c -- '^--' "$pol"
-	assert_eq "$output" 0
+	assert_contains "$stderr" "; to allow: --rw=$P/.git (a repository's git directory, which host protection keeps read-only; named, it is writable but for its hooks and configuration (HOST PROTECTION in sbox-exec(1)))"
+	assert_eq "$(grep -- '^--' "$pol")" "--rw $P/.git"
 	assert_eq "$(usr git -C "$P" rev-list --count HEAD)" 1
 	# The option said, added alone: the commit is made.
 	run sbx --rw "$P" --rw="$P/.git" -- "${commit[@]}"
 	assert_status 0
 	assert_eq "$(usr git -C "$P" rev-list --count HEAD)" 2
+	# So with the learned file, and the hooks and configuration stay
+	# read-only with it.
+	run --separate-stderr sbx --rw "$P" --policy="$pol" -- sh -c \
+		'p=$1; shift; "$@" && { echo x >>"$p/.git/config"; echo "config $?"; }
+		 echo x >"$p/.git/hooks/pre-commit"; echo "hook $?"' \
+		sh "$P" "${commit[@]}"
+	assert_eq "$output" "config 2"$'\n'"hook 2"
+	assert_eq "$(usr git -C "$P" rev-list --count HEAD)" 3
 }
 
-@test "a write into .git names --rw of that .git, which works when added and is never learned" {
+@test "a write into .git names --rw of that .git, which works when added and is learned; its hooks and configuration stay read-only" {
 	each_user _git_dir
 }
 
