@@ -721,7 +721,8 @@ said_by_place(const struct mount *m, const char *abs, const char *call)
 		/* The cache directory itself made: one private cache for
 		 * every tool that finds it through XDG_CACHE_HOME. */
 		if ((name = cache_name(abs)) == NULL && makes_dir(call) &&
-		    w.cache_base != NULL && util_path_within(abs, w.cache_base) &&
+		    w.cache_base != NULL &&
+		    util_path_within(abs, w.cache_base) &&
 		    util_path_within(w.cache_base, abs))
 			name = xstrdup("xdg");
 		if (name == NULL)
