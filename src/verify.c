@@ -30,8 +30,14 @@
 
 /* A bwrap puts its init between itself and the command: a few steps. */
 #define MAX_DEPTH 8
-/* How long bwrap's init may take to install the filter, at most. */
-#define INIT_WAIT_MS 2000
+/*
+ * How long bwrap's init may take to install the filter, at most: it does
+ * so just after it forks the process that reports in, which on a loaded
+ * machine can run first for seconds (200 launches at once on two
+ * processors under the sanitizers: over 2 s).  Nothing of the command
+ * runs meanwhile; the default --probe-timeout.
+ */
+#define INIT_WAIT_MS 10000
 
 /* The fields of /proc/PID/status (PID 0: ourselves) sbox-exec reads. */
 int
