@@ -49,6 +49,7 @@
 #include "cache.h"
 #include "denial.h"
 #include "fd.h"
+#include "netwatch.h"
 #include "nolearn.h"
 #include "seccomp.h"
 #include "util.h"
@@ -304,6 +305,10 @@ struct seen {
 	char path[2][PATH_MAX];
 	char base[2][PATH_MAX]; /* the directory a relative path is in */
 	unsigned long long flags;
+	bool inet; /* a connect() to an IP address (netwatch.h): */
+	pid_t pid;
+	int fd;
+	struct netwatch_conn conn;
 };
 
 /* Up to SIZE bytes of PID's string at ADDR into BUF, page by page (a
@@ -454,6 +459,15 @@ read_call(const struct seccomp_notif *req, struct seen *s)
 			s->call = &calls[i];
 	if (s->call == NULL)
 		return -1;
+	/* Without --net, a connect() to an IP address: netwatch.c's. */
+	s->inet = s->call->op == OP_CONNECT && !w.policy->net &&
+	    netwatch_read((pid_t)req->pid, req->data.args[1], req->data.args[2],
+		&s->conn) == 0;
+	if (s->inet) {
+		s->pid = (pid_t)req->pid;
+		s->fd = (int)req->data.args[0];
+		return 0;
+	}
 	if (s->call->flags >= 0) {
 		s->flags = req->data.args[(int)s->call->flags];
 	} else if (s->call->flags == -2) {
@@ -844,6 +858,10 @@ real_dir(const char *dir)
 static void
 decide(struct seen *s)
 {
+	if (s->inet) {
+		netwatch_decide(s->pid, s->fd, &s->conn);
+		return;
+	}
 	for (int i = 0; i < 2; i++) {
 		cleanup_free char *abs = NULL, *real = NULL, *parent = NULL;
 		const struct mount *m;

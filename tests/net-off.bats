@@ -210,3 +210,50 @@ pass_loopback() {
 @test "--allow-host of this host's loopback address for a port reaches the host's service through the proxy (NO_PROXY agrees); localhost is named" {
 	each_user pass_loopback
 }
+
+pass_direct() {
+	local p f
+	mkdir -p "$W/www"
+	echo "hello from the host" >"$W/www/index.html"
+	start_web "$W"
+	p=$WEB_PORT
+	f=$W/direct-$(id -u)-${AS:-root}
+	rm -f "$f"
+	# The control: on the host, a client that ignores the proxy
+	# variables reaches the service directly.
+	run usr curl -sS --noproxy '*' "http://127.0.0.1:$p/index.html"
+	assert_eq "$output" "hello from the host"
+	# Watched, in the sandbox: that direct connect is named with the
+	# option, and --learn leaves it out (a host service acts for the
+	# user); one to another address is named with why no option serves;
+	# the command's own server on its loopback, and UDP, are not named.
+	run --separate-stderr sbx --learn="$f" -- sh -c '
+		curl -sS --noproxy "*" "http://127.0.0.1:$1/index.html"
+		curl -sS --noproxy "*" "http://10.9.8.7:81/"
+		/usr/bin/python3 -c "import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.connect((\"127.0.0.1\", 53)); s.connect((\"10.9.8.7\", 53))"
+		/usr/bin/python3 -m http.server -b 127.0.0.1 -d /usr/share/doc/bash \
+			18081 >/dev/null 2>&1 &
+		for i in $(seq 100); do # listening on 18081 (0x46A1)
+			grep -qi ":46A1 00000000:0000 0A" /proc/net/tcp && break
+			sleep 0.1
+		done
+		curl -sS -o /dev/null -w "%{http_code}\n" --noproxy "*" \
+			"http://127.0.0.1:18081/"
+		kill $!' sh "$p"
+	assert_eq "$output" "200"
+	assert_contains "$stderr" "sbox-exec: refused 127.0.0.1:$p (a direct connection to the sandbox's own loopback, where nothing listens); to allow: --allow-host=127.0.0.1:$p (the host's loopback,"
+	assert_contains "$stderr" "sbox-exec: refused 10.9.8.7:81 (no network: a direct connection); no option serves a direct connection"
+	refute_contains "$stderr" ":53"
+	refute_contains "$stderr" "18081"
+	run ! grep -e '^--' "$f"
+	# The option, with a client that reads the proxy variables: through.
+	run --separate-stderr sbx --allow-host="127.0.0.1:$p" -- \
+		curl -sS "http://127.0.0.1:$p/index.html"
+	assert_eq "$output" "hello from the host"
+}
+
+@test "--watch: a direct TCP connect to the host's loopback service is named with --allow-host of it (never learned), one elsewhere with why no option serves; the command's own server and UDP are not named" {
+	each_user pass_direct
+}
