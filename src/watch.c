@@ -731,6 +731,12 @@ said_by_place(const struct mount *m, const char *abs, const char *call)
 			m->kind == MOUNT_HIDE_FILE ?
 		    "hidden by host protection (a credential store, a socket or sbox-exec's own files): no option is suggested" :
 		    "kept read-only by host protection (HOST PROTECTION in sbox-exec(1)): no option is suggested";
+	} else if (m != NULL &&
+	    (m->kind == MOUNT_HIDE_DIR || m->kind == MOUNT_HIDE_FILE)) {
+		/* --hide: named as hidden, nothing of what is below it on
+		 * the host (a grant there would show it). */
+		g.note = note = xasprintf(
+		    "%s is hidden (--hide): no option is suggested", m->dest);
 	} else if (!never_granted(abs, false, &g, &note, &setenv)) {
 		/* The cache directory itself made: one private cache for
 		 * every tool that finds it through XDG_CACHE_HOME. */
@@ -828,7 +834,7 @@ say_write(const struct mount *m, const char *abs, const char *call)
 		g.wide = true;
 	} else if ((hidden = hides_within(g.value)) != NULL) {
 		note = xasprintf(
-		    "%s holds %s, which host protection hides; a policy file cannot grant it, type --rw=%s if you mean it",
+		    "%s holds %s, which the sandbox hides (host protection or --hide); a policy file cannot grant it, type --rw=%s if you mean it",
 		    g.value, hidden->dest, g.value);
 		g = (struct denial_grant){ .note = note };
 	}

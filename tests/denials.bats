@@ -574,3 +574,35 @@ _hidden_read() {
 	requires jq
 	each_user _hidden_read
 }
+
+# A write below a directory --hide hides, where the host has files:
+# named as hidden, with no option (a grant would show what is there) and
+# nothing of what is there (sbox-exec(1), DENIALS).
+_hidden_write() {
+	local pol
+	tree
+	pol=$D/hidden-${AS:-root}.policy
+	rm -f "$pol"
+	usr mkdir -p "$H/secret/sub"
+	usr sh -c 'echo token >"$1/secret/sub/hostonly-name"' sh "$H"
+	# The control: unsandboxed, the writes land.
+	run usr sh -c 'echo x >"$1/secret/sub/f" && echo x >"$1/secret/g"' sh "$H"
+	assert_status 0
+	rm -f "$H/secret/sub/f" "$H/secret/g"
+	run --separate-stderr sbx --learn="$pol" --rw "$P" --hide "$H/secret" -- \
+		sh -c 'echo x >"$1/secret/sub/f"; echo x >"$1/secret/g"; mkdir "$1/secret/sub/d"' sh "$H"
+	assert_failed "writing below a hidden directory"
+	assert_contains "$stderr" "sbox-exec: refused: write to $H/secret/sub/f (openat); $H/secret is hidden (--hide): no option is suggested"
+	assert_contains "$stderr" "sbox-exec: refused: write to $H/secret/g (openat); $H/secret is hidden (--hide): no option is suggested"
+	assert_contains "$stderr" "sbox-exec: refused: write to $H/secret/sub/d (mkdir); $H/secret is hidden (--hide): no option is suggested"
+	refute_contains "$stderr" "hostonly-name"
+	refute_contains "$stderr" "token"
+	refute_contains "$stderr" "to allow"
+	assert_eq "$(grep -c -- '^--' "$pol")" 0
+	assert_absent "$H/secret/sub/f"
+	assert_absent "$H/secret/g"
+}
+
+@test "a write below a --hide directory that exists on the host: named as hidden, no option, nothing of what is there" {
+	each_user _hidden_write
+}
