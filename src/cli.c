@@ -175,6 +175,7 @@ apply_launcher_option(struct invocation *inv, enum opt_id id, const char *value)
 	case OPT_RO_TRY:
 	case OPT_RW_TRY:
 	case OPT_RW_CREATE:
+	case OPT_RW_CREATE_TRY:
 	case OPT_ALLOW_SOCKET:
 	case OPT_CACHE:
 	case OPT_NO_NET:

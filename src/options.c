@@ -418,6 +418,7 @@ options_check_value(enum opt_id id, const char *value)
 	case OPT_RO_TRY:
 	case OPT_RW_TRY:
 	case OPT_RW_CREATE:
+	case OPT_RW_CREATE_TRY:
 	case OPT_ALLOW_SOCKET:
 	case OPT_CHDIR:
 	case OPT_BWRAP:

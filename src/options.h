@@ -58,6 +58,9 @@ enum opt_section {
 	X(RW_CREATE, "rw-create", 0, required_argument, SCOPE_ANYWHERE,        \
 	    SECTION_FILESYSTEM,                                                \
 	    "=DIR\tas --rw, creating DIR (not its parents) when missing")      \
+	X(RW_CREATE_TRY, "rw-create-try", 0, required_argument,                \
+	    SCOPE_ANYWHERE, SECTION_FILESYSTEM,                                \
+	    "=DIR\tas --rw-create, parents too; else skipped")                 \
 	X(CACHE, "cache", 0, required_argument, SCOPE_ANYWHERE,                \
 	    SECTION_FILESYSTEM,                                                \
 	    "=NAME\ta private cache of the project, created, writable")        \

@@ -190,7 +190,8 @@ static char *
 grant_source(struct resolver *rs, enum opt_id id, const char *value,
     const char *abs, const struct origin *o)
 {
-	bool try = id == OPT_RO_TRY || id == OPT_RW_TRY;
+	bool try = id == OPT_RO_TRY || id == OPT_RW_TRY ||
+	    id == OPT_RW_CREATE_TRY;
 	char *src = NULL;
 
 	if (o->file == NULL || id == OPT_HIDE) {
@@ -237,7 +238,8 @@ grant_source(struct resolver *rs, enum opt_id id, const char *value,
 static enum mount_kind
 grant_kind(enum opt_id id, const struct stat *st)
 {
-	if (id == OPT_RW || id == OPT_RW_TRY || id == OPT_RW_CREATE)
+	if (id == OPT_RW || id == OPT_RW_TRY || id == OPT_RW_CREATE ||
+	    id == OPT_RW_CREATE_TRY)
 		return MOUNT_RW;
 	if (id == OPT_HIDE)
 		return S_ISDIR(st->st_mode) ? MOUNT_HIDE_DIR : MOUNT_HIDE_FILE;
@@ -288,6 +290,50 @@ create_missing(struct resolver *rs, const char *value, const char *dest,
 	return true;
 }
 
+/*
+ * --rw-create-try: DEST and its missing parents made, each in the one
+ * above, opened without following a link, from the deepest that exists,
+ * reached as a grant would be.  False, with nothing said, when any of it
+ * cannot be done (a project the user cannot write, a link on the way):
+ * the grant is skipped.  --print makes nothing, and shows the grant.
+ */
+static bool
+create_missing_try(struct resolver *rs, const char *dest,
+    const struct origin *o)
+{
+	cleanup_free char *top = xstrdup(dest), *src = NULL;
+	char *slash;
+	struct stat st;
+	int fd;
+
+	while (util_lstat(top, &st) < 0 && errno == ENOENT &&
+	    (slash = strrchr(top, '/')) != NULL && slash != top)
+		*slash = '\0';
+	if (strcmp(top, dest) == 0 || rs->inv->mode == MODE_PRINT)
+		return true;
+	src = grant_source(rs, OPT_RW_CREATE_TRY, top, top, o);
+	if (src == NULL || (fd = util_open(src, O_RDONLY | O_DIRECTORY, 0)) < 0)
+		return false;
+	for (const char *p = dest + strlen(top); fd >= 0 && *p == '/';) {
+		const char *end = strchrnul(p + 1, '/');
+		cleanup_free char *name = xstrndup(p + 1,
+		    (size_t)(end - p - 1));
+		int next = -1;
+
+		if (name[0] != '\0' &&
+		    (mkdirat(fd, name, 0777) == 0 || errno == EEXIST))
+			next = openat(fd, name,
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(fd);
+		fd = next;
+		p = end;
+	}
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 /* --ro, --rw, --hide, the -try forms, --rw-create and --allow-socket. */
 static void
 add_path(struct resolver *rs, enum opt_id id, const char *value,
@@ -306,6 +352,8 @@ add_path(struct resolver *rs, enum opt_id id, const char *value,
 	 */
 	dest = util_path_absolute(value, p->cwd);
 	if (id == OPT_RW_CREATE && !create_missing(rs, value, dest, o))
+		return;
+	if (id == OPT_RW_CREATE_TRY && !create_missing_try(rs, dest, o))
 		return;
 	src = grant_source(rs, id, value, dest, o);
 	if (src == NULL)
@@ -790,6 +838,17 @@ set_switch(struct invocation *inv, enum opt_id id)
 		inv->denials = id == OPT_WATCH || inv->learn != NULL;
 }
 
+/* --setenv NAME VALUE, --unsetenv NAME, --clearenv. */
+static void
+add_env(struct policy *p, enum opt_id id, const char *name, const char *value)
+{
+	if (id == OPT_CLEARENV)
+		policy_add_env(p, ENV_CLEAR, NULL, NULL);
+	else
+		policy_add_env(p, id == OPT_SETENV ? ENV_SET : ENV_UNSET, name,
+		    value);
+}
+
 /* Apply one option, from argv or a file.  VALUE2 only for --setenv. */
 static void
 apply_option(struct resolver *rs, enum opt_id id, const char *value,
@@ -807,6 +866,7 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 	case OPT_RO_TRY:
 	case OPT_RW_TRY:
 	case OPT_RW_CREATE:
+	case OPT_RW_CREATE_TRY:
 	case OPT_ALLOW_SOCKET:
 		add_path(rs, id, value, o);
 		break;
@@ -830,11 +890,8 @@ apply_option(struct resolver *rs, enum opt_id id, const char *value,
 		break;
 	case OPT_SETENV:
 	case OPT_UNSETENV:
-		policy_add_env(p, id == OPT_SETENV ? ENV_SET : ENV_UNSET, value,
-		    value2);
-		break;
 	case OPT_CLEARENV:
-		policy_add_env(p, ENV_CLEAR, NULL, NULL);
+		add_env(p, id, value, value2);
 		break;
 	case OPT_KEEP_FD:
 		add_keep_fd(rs, value, o);

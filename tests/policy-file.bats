@@ -527,3 +527,68 @@ print(" ".join(sorted(out)))' "$d/home" "$d/proj" <<<"$output")
 	assert_contains "$stderr" "passes through a symlink"
 	assert_absent "$D/conf/made"
 }
+
+@test "--rw-create-try makes the directory and its parents, then grants it; skipped with nothing said where it cannot be made; no link from a file" {
+	local new=$D/work/a/b/c
+	run "$SBOX_EXEC" --print --rw-create-try "$new" -- true
+	assert_status 0
+	assert_absent "$D/work/a"
+	sbox --rw-create-try "$new" -- sh -c 'echo ok >"$1/f"' sh "$new"
+	assert_status 0
+	assert_file "$new/f" ok
+	# What was made above it is not granted.
+	sbox --rw-create-try "$new" -- sh -c 'echo x >"$1/g"' sh "$D/work/a"
+	assert_failed "writing beside the grant"
+	assert_absent "$D/work/a/g"
+	# A file where a directory should be: skipped, the run goes on.
+	: >"$D/work/file"
+	sbox --rw-create-try "$D/work/file/x" -- echo ran
+	assert_status 0
+	assert_eq "$output" ran
+	refute_contains "$stderr" "sbox-exec:"
+	# A place the user cannot write: as nobody, in a directory of
+	# root's (the control: nobody cannot make it there unsandboxed).
+	if [ "$(id -u)" = 0 ]; then
+		mkdir -m 0755 "$D/rootonly"
+		chmod 0755 "$D"
+		run as_user mkdir "$D/rootonly/x"
+		assert_failed "nobody making a directory in root's"
+		run --separate-stderr as_user "$(unpriv_sbox)" \
+			--rw-create-try "$D/rootonly/x/y" -- echo ran
+		assert_status 0
+		assert_eq "$output" ran
+		refute_contains "$stderr" "sbox-exec:"
+		assert_absent "$D/rootonly/x"
+	fi
+	# From a policy file, never through a planted link: skipped.
+	ln -s "$D/conf" "$D/work/link"
+	printf '%s\n' "--rw-create-try \${CWD}/link/made/deeper" | policy linked-try.policy
+	sbox --policy="$D/conf/linked-try.policy" -- echo ran
+	assert_status 0
+	assert_absent "$D/conf/made"
+}
+
+@test "the clangd profile keeps its index: .cache/clangd made in a writable project and writable, .cache itself read-only; a project the user cannot write runs without it" {
+	local p=$D/work/cproj
+	mkdir -p "$p"
+	sbox --profile=clangd --project="$p" -- sh -c \
+		'echo idx >"$1/.cache/clangd/probe"; echo x >"$1/.cache/other" 2>/dev/null || echo "other refused"' sh "$p"
+	assert_status 0
+	assert_eq "$output" "other refused"
+	assert_file "$p/.cache/clangd/probe" idx
+	assert_absent "$p/.cache/other"
+	# The next launch finds it: the index is kept.
+	sbox --profile=clangd --project="$p" -- cat "$p/.cache/clangd/probe"
+	assert_eq "$output" idx
+	if [ "$(id -u)" = 0 ]; then
+		mkdir -m 0755 "$D/work/rproj"
+		chmod 0755 "$D" "$D/work"
+		mkdir -m 0700 "$D/nhome"
+		chown 65534:65534 "$D/nhome"
+		run --separate-stderr as_user env HOME="$D/nhome" \
+			"$(unpriv_sbox)" --profile=clangd --project="$D/work/rproj" -- echo ran
+		assert_status 0
+		assert_eq "$output" ran
+		assert_absent "$D/work/rproj/.cache"
+	fi
+}
