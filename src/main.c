@@ -526,18 +526,21 @@ learn(const struct invocation *inv, const char *base)
 }
 
 /*
- * A command that failed (CODE, an exit status, not a signal's) in a run
- * that did not watch its writes: the one line that says how to learn
- * what the sandbox refused (DENIALS), unless -q.
+ * A command that failed (CODE, an exit status from 1 to 125: not a
+ * signal's, nor a command not found, nor --timeout's 124) in a run that
+ * did not watch its writes: the one line that says how to learn what
+ * the sandbox refused (DENIALS), unless -q.
  */
 static void
 say_unwatched(const struct invocation *inv, int code)
 {
+	/* 124 with --timeout: the timeout's, said already. */
 	if (inv->denials || inv->verbosity < 0 || code < 1 ||
-	    code >= SBOX_EXIT_SIGNAL_BASE)
+	    code > SBOX_EXIT_REFUSED ||
+	    (code == SBOX_EXIT_TIMEOUT && inv->timeout_ms > 0))
 		return;
 	util_say(
-	    "the command exited %d; --watch names the writes the sandbox refused, --learn=FILE makes them a policy",
+	    "the command exited %d; --watch names the writes the sandbox kept from it, --learn=FILE makes a policy of them",
 	    code);
 }
 

@@ -304,9 +304,11 @@ pass_go() {
 # --- cargo build --offline --------------------------------------------------------
 
 pass_cargo() {
-	# Debian's cargo and rustc, whatever rustup put first on PATH.
-	local cmd=(sh -c 'PATH=/usr/bin:/bin cargo build --offline -q &&
-		./target/debug/agent')
+	# Debian's cargo and rustc, whatever rustup put first on PATH; not
+	# make's jobserver when the suite runs under make -j (its descriptors
+	# are not passed into the sandbox, and rustc would take them).
+	local cmd=(sh -c 'unset MAKEFLAGS MFLAGS CARGO_MAKEFLAGS
+		PATH=/usr/bin:/bin cargo build --offline -q && ./target/debug/agent')
 	tree
 	usr mkdir src
 	printf '[package]\nname = "agent"\nversion = "0.1.0"\nedition = "2018"\n' >Cargo.toml

@@ -472,7 +472,7 @@ _events_slow() {
 	each_user _events_slow
 }
 
-HINT="sbox-exec: the command exited 2; --watch names the writes the sandbox refused, --learn=FILE makes them a policy"
+HINT="sbox-exec: the command exited 2; --watch names the writes the sandbox kept from it, --learn=FILE makes a policy of them"
 
 _unwatched() {
 	tree

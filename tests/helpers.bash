@@ -154,7 +154,7 @@ payload() {
 	local f
 	for f in "$SBOX_PAYLOADS/$1" "$TESTS_DIR/payloads/$1"; do
 		case $f in
-		*.py | *.sh) [ -f "$f" ] || continue ;;
+		*.py | *.sh | *.lua) [ -f "$f" ] || continue ;;
 		*) [ -x "$f" ] || continue ;;
 		esac
 		unpriv_copy "$f"

@@ -584,12 +584,18 @@ pass_503_and_silence() {
 
 # --- without --allow-host ---------------------------------------------------
 
-# No proxy of sbox-exec's in use: the variables are the caller's to pass.
-@test "without --allow-host the proxy variables are left alone" {
-	run env HTTPS_PROXY="http://alice:$PASSWORD@127.0.0.1:1" "$SBOX_EXEC" -- \
-		sh -c 'printf "%s\n" "$HTTPS_PROXY"'
+# With --net no proxy of sbox-exec's is in use: the variables are the
+# caller's to pass.  With the network off the launcher's proxy refuses
+# every request, and the variables name it (tests/net-off.bats): the
+# caller's, and its credentials, never reach the command.
+@test "with --net the proxy variables are left alone; with the network off they are the launcher's, the caller's credentials kept out" {
+	run env HTTPS_PROXY="http://alice:$PASSWORD@127.0.0.1:1" "$SBOX_EXEC" \
+		--net -- sh -c 'printf "%s\n" "$HTTPS_PROXY"'
 	assert_status 0
 	assert_eq "$output" "http://alice:$PASSWORD@127.0.0.1:1"
+	run env HTTPS_PROXY="http://alice:$PASSWORD@127.0.0.1:1" "$SBOX_EXEC" -- \
+		sh -c 'printf "%s\n" "$HTTPS_PROXY"; env | grep -c -- "$1"' sh "$PASSWORD"
+	assert_eq "$output" "http://127.0.0.1:3128"$'\n'"0"
 }
 
 # --- one request a connection ---------------------------------------------

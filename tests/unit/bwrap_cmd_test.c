@@ -70,6 +70,17 @@ test_host(void)
 	    "--ro-bind /w/.git /w/.git --ro-bind-data 3 /w/.env "
 	    "--tmpfs /w/secret --remount-ro /w/secret "
 	    "--setenv A 1 --clearenv --unsetenv B "
+	    /* The network off: the launcher's proxy all the same, after
+	     * the user's operations (no Java variable without a list). */
+	    "--setenv HTTP_PROXY http://127.0.0.1:3128 "
+	    "--setenv HTTPS_PROXY http://127.0.0.1:3128 "
+	    "--setenv http_proxy http://127.0.0.1:3128 "
+	    "--setenv https_proxy http://127.0.0.1:3128 "
+	    "--setenv ALL_PROXY socks5h://127.0.0.1:3128 "
+	    "--setenv all_proxy socks5h://127.0.0.1:3128 "
+	    "--setenv NO_PROXY localhost,127.0.0.1,::1 "
+	    "--setenv no_proxy localhost,127.0.0.1,::1 "
+	    "--setenv NODE_USE_ENV_PROXY 1 "
 	    "--chdir /w -- make -j2",
 	    "host policy, specific paths last, env in order");
 	ok(c.argv.v[c.argv.n] == NULL, "argv is NULL-terminated");
