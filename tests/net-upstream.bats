@@ -589,12 +589,13 @@ pass_503_and_silence() {
 # every request, and the variables name it (tests/net-off.bats): the
 # caller's, and its credentials, never reach the command.
 @test "with --net the proxy variables are left alone; with the network off they are the launcher's, the caller's credentials kept out" {
-	run env HTTPS_PROXY="http://alice:$PASSWORD@127.0.0.1:1" "$SBOX_EXEC" \
-		--net -- sh -c 'printf "%s\n" "$HTTPS_PROXY"'
+	run --separate-stderr env HTTPS_PROXY="http://alice:$PASSWORD@127.0.0.1:1" \
+		"$SBOX_EXEC" --net -- sh -c 'printf "%s\n" "$HTTPS_PROXY"'
 	assert_status 0
 	assert_eq "$output" "http://alice:$PASSWORD@127.0.0.1:1"
-	run env HTTPS_PROXY="http://alice:$PASSWORD@127.0.0.1:1" "$SBOX_EXEC" -- \
-		sh -c 'printf "%s\n" "$HTTPS_PROXY"; env | grep -c -- "$1"' sh "$PASSWORD"
+	run --separate-stderr env HTTPS_PROXY="http://alice:$PASSWORD@127.0.0.1:1" \
+		"$SBOX_EXEC" -- sh -c 'printf "%s\n" "$HTTPS_PROXY"; env | grep -c -- "$1"' \
+		sh "$PASSWORD"
 	assert_eq "$output" "http://127.0.0.1:3128"$'\n'"0"
 }
 
