@@ -13,7 +13,8 @@
  * connection is direct, and --allow-host opens the proxy only.
  *
  * MUST: read only the kernel's view of the calling process (its memory,
- * its socket, its network namespace's /proc files) and decide nothing:
+ * its socket's /proc link, its network namespace's /proc files), never
+ * hold a descriptor of its, and decide nothing:
  * the call goes on unchanged whatever is said.  UDP (a resolver's
  * connect() to its name server) is never named.
  */
@@ -22,12 +23,13 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "denial.h"
@@ -46,12 +48,14 @@ netwatch_read(pid_t pid, unsigned long long addr, unsigned long long len,
 	struct iovec remote = { (void *)(uintptr_t)addr, sizeof(sa) };
 	static const unsigned char mapped[12] = { [10] = 0xff, [11] = 0xff };
 
+	ssize_t got;
+
 	if (addr == 0 || len < sizeof(struct sockaddr_in))
 		return -1;
 	if (len < remote.iov_len)
 		remote.iov_len = local.iov_len = (size_t)len;
-	if (process_vm_readv(pid, &local, 1, &remote, 1, 0) <
-	    (ssize_t)sizeof(struct sockaddr_in))
+	got = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+	if (got < (ssize_t)sizeof(struct sockaddr_in))
 		return -1;
 	memset(c, 0, sizeof(*c));
 	if (sa.sin6_family == AF_INET) {
@@ -60,7 +64,9 @@ netwatch_read(pid_t pid, unsigned long long addr, unsigned long long len,
 		c->family = AF_INET;
 		memcpy(c->addr, &in->sin_addr, 4);
 		c->port = ntohs(in->sin_port);
-	} else if (sa.sin6_family == AF_INET6 && len >= sizeof(sa)) {
+	} else if (sa.sin6_family == AF_INET6 &&
+	    got >= (ssize_t)offsetof(struct sockaddr_in6, sin6_scope_id)) {
+		/* The scope is not read: RFC 2133's 24 bytes end before it. */
 		c->family = AF_INET6;
 		memcpy(c->addr, &sa.sin6_addr, 16);
 		c->port = ntohs(sa.sin6_port);
@@ -74,24 +80,25 @@ netwatch_read(pid_t pid, unsigned long long addr, unsigned long long len,
 	return c->port > 0 ? 0 : -1;
 }
 
-/* Whether descriptor FD of PID is a stream socket (TCP): a copy of it,
- * looked at and closed.  False when it cannot be told. */
+/*
+ * Whether descriptor FD of the thread PID is a TCP socket, by the
+ * protocol name the kernel gives its /proc link (any thread's, unlike a
+ * pidfd).  Never a copy of the socket: the launcher must not hold one,
+ * whose last close (the sandbox's gone first) could wait on the peer.
+ * False when it cannot be told.
+ */
 static bool
-is_stream(pid_t pid, int fd)
+is_tcp(pid_t pid, int fd)
 {
-	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0), copy, type = 0;
-	socklen_t len = sizeof(type);
+	char path[64], name[16] = "";
+	ssize_t n;
 
-	if (pidfd < 0)
+	snprintf(path, sizeof(path), "/proc/%ld/fd/%d", (long)pid, fd);
+	n = getxattr(path, "system.sockprotoname", name, sizeof(name) - 1);
+	if (n <= 0)
 		return false;
-	copy = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
-	close(pidfd);
-	if (copy < 0)
-		return false;
-	if (getsockopt(copy, SOL_SOCKET, SO_TYPE, &type, &len) < 0)
-		type = 0;
-	close(copy);
-	return type == SOCK_STREAM;
+	name[n] = '\0';
+	return strcmp(name, "TCP") == 0 || strcmp(name, "TCPv6") == 0;
 }
 
 /* Whether a TCP socket listens on PORT in PID's network namespace, on any
@@ -131,14 +138,16 @@ listening(pid_t pid, int port)
 	return !read_any;
 }
 
-/* Whether C is a loopback address. */
+/* Whether C is an address the sandbox's own loopback answers: 127/8,
+ * ::1, and the unspecified 0.0.0.0 and ::, which connect() sends there. */
 static bool
 loopback(const struct netwatch_conn *c)
 {
-	static const unsigned char one[16] = { [15] = 1 };
+	static const unsigned char one[16] = { [15] = 1 }, none[16] = { 0 };
 
-	return c->family == AF_INET ? c->addr[0] == 127 :
-				      memcmp(c->addr, one, 16) == 0;
+	if (c->family == AF_INET)
+		return c->addr[0] == 127 || memcmp(c->addr, none, 4) == 0;
+	return memcmp(c->addr, one, 16) == 0 || memcmp(c->addr, none, 16) == 0;
 }
 
 /*
@@ -156,13 +165,19 @@ netwatch_decide(pid_t pid, int fd, const struct netwatch_conn *c)
 	if (loopback(c) &&
 	    (c->port == NETPROXY_PORT || listening(pid, c->port)))
 		return;
-	if (!is_stream(pid, fd) ||
+	if (!is_tcp(pid, fd) ||
 	    inet_ntop(c->family, c->addr, text, sizeof(text)) == NULL)
 		return;
 	snprintf(what, sizeof(what), "%s%s%s:%d", six ? "[" : "", text,
 	    six ? "]" : "", c->port);
 	if (loopback(c)) {
-		snprintf(value, sizeof(value), "%s", what);
+		/* The unspecified address is loopback here: named so. */
+		if (c->family == AF_INET && c->addr[0] != 127)
+			snprintf(value, sizeof(value), "127.0.0.1:%d", c->port);
+		else if (six)
+			snprintf(value, sizeof(value), "[::1]:%d", c->port);
+		else
+			snprintf(value, sizeof(value), "%s", what);
 		g = (struct denial_grant){ .option = "allow-host",
 			.value = value,
 			.note =

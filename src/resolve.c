@@ -309,10 +309,20 @@ create_missing_try(struct resolver *rs, const char *dest,
 	while (util_lstat(top, &st) < 0 && errno == ENOENT &&
 	    (slash = strrchr(top, '/')) != NULL && slash != top)
 		*slash = '\0';
-	if (strcmp(top, dest) == 0 || rs->inv->mode == MODE_PRINT)
+	if (strcmp(top, dest) == 0)
 		return true;
+	if (rs->inv->mode == MODE_PRINT) {
+		struct mount *m = policy_add_mount(&rs->inv->policy, MOUNT_RW,
+		    dest, dest);
+
+		m->from_file = o->file != NULL;
+		return false;
+	}
+	/* O_NOFOLLOW: the place found without a link, not one swapped in
+	 * since (below it, each step is opened so too). */
 	src = grant_source(rs, OPT_RW_CREATE_TRY, top, top, o);
-	if (src == NULL || (fd = util_open(src, O_RDONLY | O_DIRECTORY, 0)) < 0)
+	if (src == NULL ||
+	    (fd = util_open(src, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0)) < 0)
 		return false;
 	for (const char *p = dest + strlen(top); fd >= 0 && *p == '/';) {
 		const char *end = strchrnul(p + 1, '/');

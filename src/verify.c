@@ -118,10 +118,14 @@ check_sandbox(pid_t child, pid_t pid, bool net, int filters, int own_extra,
 			return -1;
 		}
 		/* bwrap's init installs the filter just after it forks the
-		 * process that reports in: give it a moment. */
-		for (long deadline = util_now_ms() + INIT_WAIT_MS; at != pid &&
-		     !filtered(&ps, filters) && util_now_ms() < deadline;) {
-			struct timespec pause = { 0, 100000 };
+		 * process that reports in: give it a moment, looking again
+		 * after 0.1 ms, then twice as long each time, up to 10 ms. */
+		for (long deadline = util_now_ms() + INIT_WAIT_MS,
+			  step = 100000;
+		     at != pid && !filtered(&ps, filters) &&
+		     util_now_ms() < deadline;
+		     step = step < 10000000 ? step * 2 : step) {
+			struct timespec pause = { 0, step };
 
 			nanosleep(&pause, NULL);
 			if (verify_read_status(at, &ps) < 0)

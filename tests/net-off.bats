@@ -230,6 +230,13 @@ pass_direct() {
 	run --separate-stderr sbx --learn="$f" -- sh -c '
 		curl -sS --noproxy "*" "http://127.0.0.1:$1/index.html"
 		curl -sS --noproxy "*" "http://10.9.8.7:81/"
+		/usr/bin/python3 -c "import socket, threading
+def go():
+    try:
+        socket.create_connection((\"10.9.8.7\", 82), 2)
+    except OSError:
+        pass
+t = threading.Thread(target=go); t.start(); t.join()"
 		/usr/bin/python3 -c "import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.connect((\"127.0.0.1\", 53)); s.connect((\"10.9.8.7\", 53))"
@@ -245,6 +252,8 @@ s.connect((\"127.0.0.1\", 53)); s.connect((\"10.9.8.7\", 53))"
 	assert_eq "$output" "200"
 	assert_contains "$stderr" "sbox-exec: refused 127.0.0.1:$p (a direct connection to the sandbox's own loopback, where nothing listens); to allow: --allow-host=127.0.0.1:$p (the host's loopback,"
 	assert_contains "$stderr" "sbox-exec: refused 10.9.8.7:81 (no network: a direct connection); no option serves a direct connection"
+	# From a thread other than the process's first, the same.
+	assert_contains "$stderr" "sbox-exec: refused 10.9.8.7:82 (no network: a direct connection)"
 	refute_contains "$stderr" ":53"
 	refute_contains "$stderr" "18081"
 	run ! grep -e '^--' "$f"

@@ -532,6 +532,7 @@ print(" ".join(sorted(out)))' "$d/home" "$d/proj" <<<"$output")
 	local new=$D/work/a/b/c
 	run "$SBOX_EXEC" --print --rw-create-try "$new" -- true
 	assert_status 0
+	assert_contains "$output" "--bind $new $new"
 	assert_absent "$D/work/a"
 	sbox --rw-create-try "$new" -- sh -c 'echo ok >"$1/f"' sh "$new"
 	assert_status 0
