@@ -1112,7 +1112,9 @@ netproxy_start(int fd, const struct netpolicy *np, bool off, bool verbose,
 	}
 	px.fd = fd;
 	px.np.v = xreallocarray(NULL, np->n, sizeof(*np->v));
-	memcpy(px.np.v, np->v, np->n * sizeof(*np->v));
+	/* With the network off, the list may be empty, and no array. */
+	if (np->n > 0)
+		memcpy(px.np.v, np->v, np->n * sizeof(*np->v));
 	px.np.n = px.np.cap = np->n;
 	px.off = off;
 	px.verbose = verbose;
