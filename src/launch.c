@@ -615,8 +615,13 @@ add_stage2(struct launch *l, const struct invocation *inv,
 	    p->tty			  ? STAGE2_RUN_TTY :
 					    STAGE2_RUN;
 	s2.limits = inv->bounds;
-	if (policy_proxied(p))
+	if (policy_proxied(p)) {
 		s2.proxy_port = NETPROXY_PORT;
+		/* policy_finish() refused more. */
+		s2.nfwd = netpolicy_forwards(&p->egress, s2.fwd,
+		    N_ELEMENTS(s2.fwd));
+		assert(s2.nfwd <= N_ELEMENTS(s2.fwd));
+	}
 	s2.writable = writable;
 	s2.watch = inv->mode == MODE_RUN && inv->denials;
 	s2.command = inv->command;
@@ -1279,9 +1284,10 @@ relay_loop(struct relay *r)
 static int
 proxy(struct relay *r, int devnull)
 {
-	/* Six of ours, four of --watch's, four of the terminal's, and the
-	 * locks. */
-	size_t cap = 8 + 4 + 4 + r->holds->n, nkeep = 0;
+	/* Six of ours, the proxy's listeners, four of --watch's, four of
+	 * the terminal's, and the locks. */
+	size_t cap = 8 + NETPOLICY_MAX_FORWARDS + 4 + 4 + r->holds->n,
+	       nkeep = 0;
 	cleanup_free int *keep = xcalloc(cap, sizeof(*keep));
 	int code, in = -1;
 
@@ -1304,7 +1310,7 @@ proxy(struct relay *r, int devnull)
 	keep[nkeep++] = r->dl->init_pidfd;
 	if (events_fd() >= 0)
 		keep[nkeep++] = events_fd();
-	keep[nkeep++] = netproxy_fd();
+	netproxy_keep_fds(keep, &nkeep);
 	watch_keep_fds(keep, &nkeep);
 	pty_keep_fds(r->t, keep, &nkeep);
 	/* The placeholders' locks (protect.c), let go after the run. */
@@ -1317,6 +1323,10 @@ proxy(struct relay *r, int devnull)
 	watch_hold();
 	fd_close_except(keep, nkeep);
 	watch_release();
+	/* The command connects to a loopback address served inside without
+	 * a word to the proxy's socket, which the relay loop watches. */
+	if (netproxy_forwarding())
+		netproxy_serve();
 	/* A relay that cannot start leaves the command its end of input. */
 	if (r->lsp_out >= 0 &&
 	    lsprelay_start(in, r->lsp_out, (int)fwd_pidfd, r->dl->init_pidfd) <
@@ -1376,8 +1386,26 @@ start_proxy(const struct invocation *inv, struct ready_outcome *out,
 	}
 	netproxy_set_idle_timeout(inv->net_idle_ms);
 	netproxy_set_upstream(&inv->upstream);
-	return netproxy_start(steal_fd(&out->net_fd), &inv->policy.egress,
-	    !netpolicy_active(&inv->policy.egress), inv->verbosity > 0, err);
+	if (netproxy_start(steal_fd(&out->net_fd), &inv->policy.egress,
+		!netpolicy_active(&inv->policy.egress), inv->verbosity > 0,
+		err) < 0)
+		return -1;
+	/* Each loopback address served inside: all of them (but ::1 in a
+	 * sandbox without IPv6, stage2.c), or nothing runs. */
+	if (out->nfwd > netpolicy_forwards(&inv->policy.egress, NULL, 0)) {
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "%zu of the sandbox's loopback sockets came from it, for %zu loopback addresses",
+		    out->nfwd,
+		    netpolicy_forwards(&inv->policy.egress, NULL, 0));
+		return -1;
+	}
+	while (out->nfwd > 0) {
+		int fd = out->fwd_fd[--out->nfwd];
+
+		if (netproxy_forward(fd, err) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 /*

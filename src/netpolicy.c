@@ -322,11 +322,31 @@ addr_matches(const struct np_entry *e, int family, const unsigned char *a)
 	    ((e->addr[full] ^ a[full]) & (0xff << (8 - rest)) & 0xff) == 0;
 }
 
+/* Whether E is served inside on its own address and port: an allow
+ * entry for one loopback address (in 127.0.0.0/8, or ::1) with a port
+ * that anyone may listen on (from NETPOLICY_FORWARD_MIN_PORT: the
+ * sandbox's network namespace keeps the kernel's default, and nothing
+ * in it holds CAP_NET_BIND_SERVICE). */
+static bool
+forward_entry(const struct np_entry *e)
+{
+	static const unsigned char v6[16] = { [15] = 1 };
+
+	if (e->deny || e->kind != NP_ADDR ||
+	    e->port < NETPOLICY_FORWARD_MIN_PORT)
+		return false;
+	if (e->family == AF_INET)
+		return e->prefix == 32 && e->addr[0] == 127;
+	return e->prefix == 128 && memcmp(e->addr, v6, 16) == 0;
+}
+
 /*
- * Whether an allow entry of NP covers this host's loopback address of
- * FAMILY (127.0.0.1, ::1), on any port: the proxy variables then send
- * that address, and "localhost", to the proxy (sbox-exec(1), NETWORK BY
- * NAME), where it is the host's loopback, not the sandbox's.
+ * Whether an allow entry of NP that is not served inside on its own
+ * address (netpolicy_forwards()) covers this host's loopback address of
+ * FAMILY (127.0.0.1, ::1): a network, or an address without a port.  The
+ * proxy variables then send that address, and "localhost", to the proxy
+ * (sbox-exec(1), NETWORK BY NAME), where it is the host's loopback, not
+ * the sandbox's.
  */
 bool
 netpolicy_allows_loopback(const struct netpolicy *np, int family)
@@ -337,7 +357,64 @@ netpolicy_allows_loopback(const struct netpolicy *np, int family)
 	for (size_t i = 0; i < np->n; i++)
 		if (!np->v[i].deny &&
 		    addr_matches(&np->v[i], family,
-			family == AF_INET ? v4 : v6))
+			family == AF_INET ? v4 : v6) &&
+		    !(forward_entry(&np->v[i]) &&
+			netpolicy_check_addr(np, family, np->v[i].addr,
+			    np->v[i].port, false, NULL) == NULL))
+			return true;
+	return false;
+}
+
+/*
+ * The loopback addresses and ports NP allows one by one (an address
+ * entry with a port, not denied by a --deny-host entry), each once, into
+ * OUT (at most MAX): the sandbox's own loopback serves each on the same
+ * address and port, relayed to the host's.  How many there are, which
+ * may be more than MAX.
+ */
+size_t
+netpolicy_forwards(const struct netpolicy *np, struct np_forward *out,
+    size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < np->n; i++) {
+		const struct np_entry *e = &np->v[i];
+		bool seen = false;
+
+		if (!forward_entry(e) ||
+		    netpolicy_check_addr(np, e->family, e->addr, e->port, false,
+			NULL) != NULL)
+			continue;
+		/* An entry said twice is served once. */
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = forward_entry(&np->v[j]) &&
+			    np->v[j].family == e->family &&
+			    np->v[j].port == e->port &&
+			    memcmp(np->v[j].addr, e->addr, 16) == 0;
+		if (seen)
+			continue;
+		if (n < max) {
+			out[n].family = e->family;
+			memcpy(out[n].addr, e->addr, 16);
+			out[n].port = e->port;
+		}
+		n++;
+	}
+	return n;
+}
+
+/* Whether address A of FAMILY, port PORT, is one of NP's forwards. */
+bool
+netpolicy_forwarded(const struct netpolicy *np, int family,
+    const unsigned char *a, int port)
+{
+	struct np_forward f[NETPOLICY_MAX_FORWARDS];
+	size_t n = netpolicy_forwards(np, f, N_ELEMENTS(f));
+
+	for (size_t i = 0; i < n && i < N_ELEMENTS(f); i++)
+		if (f[i].family == family && f[i].port == port &&
+		    memcmp(f[i].addr, a, family == AF_INET ? 4 : 16) == 0)
 			return true;
 	return false;
 }

@@ -42,6 +42,18 @@ struct np_hostnet {
 	bool peer; /* a point-to-point link's other end: not ours */
 };
 
+/* An allowed loopback address and port, served on the same address and
+ * port of the sandbox's own loopback (netproxy.c), so that a client that
+ * ignores the proxy variables reaches the host's service too. */
+struct np_forward {
+	int family;
+	unsigned char addr[16];
+	int port;
+};
+
+#define NETPOLICY_MAX_FORWARDS 16
+#define NETPOLICY_FORWARD_MIN_PORT 1024
+
 struct np_host {
 	struct np_hostnet *v;
 	size_t n, cap;
@@ -54,6 +66,10 @@ const char *netpolicy_add(struct netpolicy *, const char *, bool);
 bool netpolicy_suggest(const char *, char *, size_t);
 bool netpolicy_active(const struct netpolicy *);
 bool netpolicy_allows_loopback(const struct netpolicy *, int);
+size_t netpolicy_forwards(const struct netpolicy *, struct np_forward *,
+    size_t);
+bool netpolicy_forwarded(const struct netpolicy *, int, const unsigned char *,
+    int);
 void netpolicy_free(struct netpolicy *);
 
 int netpolicy_host(const char *, char *, size_t);

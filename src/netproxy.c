@@ -32,6 +32,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -75,8 +76,19 @@
 #define TUNNEL_TICK_MIN_MS 50
 #define UPSTREAM_HEAD_MAX 8192 /* the upstream proxy's answer to CONNECT */
 
+/* A loopback address and port served inside the sandbox on the same
+ * address and port, relayed to the host's (netpolicy_forwards()). */
+struct forward {
+	int fd; /* listening, inside the sandbox's namespace */
+	int family;
+	unsigned char addr[16];
+	int port;
+};
+
 static struct {
-	int fd;		     /* listening, inside the sandbox's namespace */
+	int fd; /* listening, inside the sandbox's namespace */
+	struct forward fwd[NETPOLICY_MAX_FORWARDS];
+	size_t nfwd;
 	struct netpolicy np; /* our own copy: the caller's is freed first */
 	bool verbose;
 	bool off;	     /* the network off: every request refused */
@@ -107,8 +119,16 @@ struct conn {
 	unsigned char socks; /* SOCKS5's reply code for the refusal */
 	char name[NETPOLICY_NAME_MAX + 3]; /* the host decided on */
 	const struct upstream *via;	   /* the upstream proxy, or NULL */
+	const struct forward *fwd;	   /* served on the loopback, or NULL */
 	unsigned char early[UPSTREAM_HEAD_MAX]; /* its bytes after its head */
 	size_t nearly;
+};
+
+/* A connection accepted, for its thread: from a forward's listener
+ * (FWD), or from the proxy's (NULL). */
+struct accepted {
+	int fd;
+	const struct forward *fwd;
 };
 
 static void
@@ -951,6 +971,16 @@ relay(struct conn *c, int a, int b, long long limit)
 	pump_shrink(&p[1]);
 }
 
+/* A connection has ended: one fewer at once. */
+static void
+conn_done(void)
+{
+	/* Said again when reached again after falling to 3/4 of it. */
+	if (atomic_fetch_sub(&px.active, 1) - 1 <=
+	    px.max_active - px.max_active / 4)
+		atomic_store(&px.at_cap, false);
+}
+
 /* A connection's thread: the request, the decision, the relay. */
 static void *
 conn_main(void *arg)
@@ -982,10 +1012,7 @@ conn_main(void *arg)
 	if (c.up >= 0)
 		close(c.up);
 	close(c.client);
-	/* Said again when reached again after falling to 3/4 of it. */
-	if (atomic_fetch_sub(&px.active, 1) - 1 <=
-	    px.max_active - px.max_active / 4)
-		atomic_store(&px.at_cap, false);
+	conn_done();
 	return NULL;
 }
 
@@ -1036,10 +1063,137 @@ connections_allowed(void)
 	return n < MAX_CONNECTIONS ? (int)n : MAX_CONNECTIONS;
 }
 
-/* The accept loop, from the first connection on (netproxy_serve()). */
+/*
+ * A connection to a loopback address served inside (C->fwd): the same
+ * address and port of the host's loopback, which the allow-list names
+ * one by one, so no request is read and nothing is resolved; the bytes
+ * relayed both ways as a tunnel's are.
+ */
+static void
+forward(struct conn *c)
+{
+	const struct forward *f = c->fwd;
+	struct sockaddr_storage ss = { 0 };
+	socklen_t len = f->family == AF_INET ? sizeof(struct sockaddr_in) :
+					       sizeof(struct sockaddr_in6);
+
+	inet_ntop(f->family, f->addr, c->addr, sizeof(c->addr));
+	snprintf(c->r.host, sizeof(c->r.host),
+	    f->family == AF_INET ? "%s" : "[%s]", c->addr);
+	c->r.port = f->port;
+	ss.ss_family = (sa_family_t)f->family;
+	if (f->family == AF_INET) {
+		((struct sockaddr_in *)&ss)->sin_port = htons(
+		    (uint16_t)f->port);
+		memcpy(&((struct sockaddr_in *)&ss)->sin_addr, f->addr, 4);
+	} else {
+		((struct sockaddr_in6 *)&ss)->sin6_port = htons(
+		    (uint16_t)f->port);
+		memcpy(&((struct sockaddr_in6 *)&ss)->sin6_addr, f->addr, 16);
+	}
+	c->up = socket(f->family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (c->up >= 0) {
+		set_timeout(c->up, SO_SNDTIMEO, REQUEST_TIMEOUT_S);
+		if (connect(c->up, (struct sockaddr *)&ss, len) == 0) {
+			report(c, true);
+			relay(c, c->client, c->up, -1);
+			return;
+		}
+	}
+	say_refused(c, NULL, errno, false);
+	report(c, false);
+}
+
+/* A connection's thread for the listener its argument names: the
+ * proxy's (a request decided, then relayed), or a forward's. */
+static void *
+conn_start(void *arg)
+{
+	struct accepted *a = arg;
+	int fd = a->fd;
+	const struct forward *f = a->fwd;
+
+	free(a);
+	if (f == NULL)
+		return conn_main((void *)(intptr_t)fd);
+	{
+		struct conn c = { .client = fd, .up = -1, .fwd = f };
+
+		forward(&c);
+		if (c.up >= 0)
+			close(c.up);
+		close(c.client);
+		conn_done();
+	}
+	return NULL;
+}
+
+/* Whether accept(2)'s ERR is worth another try: no connection this
+ * time (EAGAIN: the listener is non-blocking), one that failed before it
+ * was taken, or a moment's shortage (then after a pause). */
+static bool
+accept_again(int err)
+{
+	switch (err) {
+	case EMFILE:
+	case ENFILE:
+	case ENOBUFS:
+	case ENOMEM:
+		(void)nanosleep(&(struct timespec){ 0, 50 * 1000 * 1000 },
+		    NULL);
+		return true;
+	case EAGAIN:
+	case EINTR:
+	case ECONNABORTED:
+	case EPROTO:
+	case ENETDOWN:
+	case ENOPROTOOPT:
+	case EHOSTDOWN:
+	case ENONET:
+	case EHOSTUNREACH:
+	case ENETUNREACH:
+	case EOPNOTSUPP:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Take one connection from listener L (the proxy's, or forward F's) and
+ * start its thread; -1 when the listener failed for good. */
+static int
+take_one(int l, const struct forward *f)
+{
+	int c = accept4(l, NULL, NULL, SOCK_CLOEXEC);
+	struct accepted *a;
+	pthread_t t;
+
+	if (c < 0)
+		return accept_again(errno) ? 0 : -1;
+	a = xcalloc(1, sizeof(*a));
+	a->fd = c;
+	a->fwd = f;
+	if (atomic_fetch_add(&px.active, 1) >= px.max_active) {
+		atomic_fetch_sub(&px.active, 1);
+		close(c);
+		free(a);
+		too_many();
+	} else if (pthread_create(&t, &px.attr, conn_start, a) != 0) {
+		atomic_fetch_sub(&px.active, 1);
+		close(c);
+		free(a);
+	}
+	return 0;
+}
+
+/* The accept loop, from the first connection on (netproxy_serve()): the
+ * proxy's listener and the forwards'. */
 static void *
 accept_main(void *unused)
 {
+	struct pollfd pfd[1 + NETPOLICY_MAX_FORWARDS];
+	size_t n = 0;
+
 	(void)unused;
 	/*
 	 * The launcher waits as SCHED_BATCH (launch.c); the relay is the
@@ -1048,35 +1202,31 @@ accept_main(void *unused)
 	 */
 	(void)syscall(SYS_sched_setscheduler, 0, SCHED_OTHER,
 	    &(struct sched_param){ 0 });
+	pfd[n++] = (struct pollfd){ px.fd, POLLIN, 0 };
+	for (size_t i = 0; i < px.nfwd; i++)
+		pfd[n++] = (struct pollfd){ px.fwd[i].fd, POLLIN, 0 };
 	for (;;) {
-		int c = accept4(px.fd, NULL, NULL, SOCK_CLOEXEC);
-		pthread_t t;
-
-		if (c < 0) {
-			if (errno == EMFILE || errno == ENFILE ||
-			    errno == ENOBUFS || errno == ENOMEM)
-				(void)nanosleep(&(struct timespec){ 0,
-						    50 * 1000 * 1000 },
-				    NULL);
-			else if (errno != EINTR && errno != ECONNABORTED)
+		if (poll(pfd, n, -1) < 0) {
+			if (errno != EINTR && errno != ENOMEM)
 				return NULL;
 			continue;
 		}
-		if (atomic_fetch_add(&px.active, 1) >= px.max_active) {
-			atomic_fetch_sub(&px.active, 1);
-			close(c);
-			too_many();
-		} else if (pthread_create(&t, &px.attr, conn_main,
-			       (void *)(intptr_t)c) != 0) {
-			atomic_fetch_sub(&px.active, 1);
-			close(c);
-		}
+		/* A listener that failed for good is closed: a connection
+		 * to it is refused, never left waiting. */
+		for (size_t i = 0; i < n; i++)
+			if (pfd[i].revents != 0 &&
+			    take_one(pfd[i].fd,
+				i == 0 ? NULL : &px.fwd[i - 1]) < 0) {
+				shutdown(pfd[i].fd, SHUT_RDWR);
+				pfd[i].fd = -1;
+			}
 	}
 }
 
-/* Whether FD is what stage two promised: a listening TCP socket. */
+/* Whether FD is what stage two promised: a listening TCP socket, of
+ * FAMILY. */
 static bool
-is_listener(int fd)
+is_listener(int fd, int family)
 {
 	int v = 0, type = 0, domain = 0;
 	socklen_t len = sizeof(v);
@@ -1089,7 +1239,7 @@ is_listener(int fd)
 	len = sizeof(domain);
 	if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0)
 		return false;
-	return type == SOCK_STREAM && domain == AF_INET;
+	return type == SOCK_STREAM && (family == 0 || domain == family);
 }
 
 /*
@@ -1104,7 +1254,7 @@ int
 netproxy_start(int fd, const struct netpolicy *np, bool off, bool verbose,
     struct sbox_error *err)
 {
-	if (!is_listener(fd)) {
+	if (!is_listener(fd, AF_INET)) {
 		close(fd);
 		sbox_error_set(err, SBOX_PROBE_FAILED,
 		    "the network proxy's socket from the sandbox is not a listening TCP socket");
@@ -1118,6 +1268,49 @@ netproxy_start(int fd, const struct netpolicy *np, bool off, bool verbose,
 	px.np.n = px.np.cap = np->n;
 	px.off = off;
 	px.verbose = verbose;
+	return 0;
+}
+
+/*
+ * Take FD, a listening socket from inside the sandbox on one of the
+ * loopback addresses and ports the policy serves there (after
+ * netproxy_start()): what it is bound to is the host's address it
+ * leads to, which must be one of netpolicy_forwards().
+ */
+int
+netproxy_forward(int fd, struct sbox_error *err)
+{
+	struct sockaddr_storage ss = { 0 };
+	socklen_t len = sizeof(ss);
+	struct forward f = { .fd = fd };
+
+	if (is_listener(fd, 0) &&
+	    getsockname(fd, (struct sockaddr *)&ss, &len) == 0) {
+		f.family = ss.ss_family;
+		if (f.family == AF_INET) {
+			const struct sockaddr_in *sin = (void *)&ss;
+
+			memcpy(f.addr, &sin->sin_addr, 4);
+			f.port = ntohs(sin->sin_port);
+		} else if (f.family == AF_INET6) {
+			const struct sockaddr_in6 *sin6 = (void *)&ss;
+
+			memcpy(f.addr, &sin6->sin6_addr, 16);
+			f.port = ntohs(sin6->sin6_port);
+		}
+	}
+	for (size_t i = 0; i < px.nfwd; i++)
+		if (px.fwd[i].family == f.family && px.fwd[i].port == f.port &&
+		    memcmp(px.fwd[i].addr, f.addr, 16) == 0)
+			f.port = 0; /* twice: refused */
+	if (px.nfwd == N_ELEMENTS(px.fwd) ||
+	    !netpolicy_forwarded(&px.np, f.family, f.addr, f.port)) {
+		close(fd);
+		sbox_error_set(err, SBOX_PROBE_FAILED,
+		    "a loopback socket from the sandbox is not one the allow-list serves");
+		return -1;
+	}
+	px.fwd[px.nfwd++] = f;
 	return 0;
 }
 
@@ -1137,12 +1330,23 @@ netproxy_set_upstream(const struct upstream_conf *up)
 	px.up.no_proxy = up->no_proxy != NULL ? xstrdup(up->no_proxy) : NULL;
 }
 
-/* The listening socket, for the launcher's list of descriptors to keep;
- * -1 without a proxy. */
-int
-netproxy_fd(void)
+/* The listening sockets, added to the launcher's list of descriptors to
+ * keep, KEEP (*N of them): the proxy's and the forwards'. */
+void
+netproxy_keep_fds(int *keep, size_t *n)
 {
-	return px.fd;
+	if (px.fd >= 0)
+		keep[(*n)++] = px.fd;
+	for (size_t i = 0; i < px.nfwd; i++)
+		keep[(*n)++] = px.fwd[i].fd;
+}
+
+/* Whether loopback addresses are served inside: then the proxy is served
+ * from the start, since the command connects to them directly. */
+bool
+netproxy_forwarding(void)
+{
+	return px.nfwd > 0;
 }
 
 /* The listening socket while no thread serves it, for the launcher to
@@ -1178,6 +1382,10 @@ netproxy_serve(void)
 	if (px.serving || px.fd < 0)
 		return;
 	px.serving = true;
+	/* One thread accepts on every listener: none may hold it. */
+	(void)fcntl(px.fd, F_SETFL, O_NONBLOCK);
+	for (size_t i = 0; i < px.nfwd; i++)
+		(void)fcntl(px.fwd[i].fd, F_SETFL, O_NONBLOCK);
 	px.max_active = connections_allowed();
 	pthread_attr_init(&px.attr);
 	pthread_attr_setdetachstate(&px.attr, PTHREAD_CREATE_DETACHED);
@@ -1192,5 +1400,7 @@ netproxy_serve(void)
 		util_say("the network proxy cannot start: %s", strerror(rc));
 		close(px.fd);
 		px.fd = -1;
+		while (px.nfwd > 0)
+			close(px.fwd[--px.nfwd].fd);
 	}
 }

@@ -7,6 +7,7 @@
 #define SBOX_NETPROXY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "netpolicy.h"
 #include "sbox.h"
@@ -21,10 +22,12 @@
 
 int netproxy_start(int, const struct netpolicy *, bool, bool,
     struct sbox_error *);
+int netproxy_forward(int, struct sbox_error *);
+bool netproxy_forwarding(void);
 int netproxy_waiting(void);
 void netproxy_set_idle_timeout(long long);
 void netproxy_set_upstream(const struct upstream_conf *);
-int netproxy_fd(void);
+void netproxy_keep_fds(int *, size_t *);
 void netproxy_serve(void);
 void netproxy_stop(void);
 

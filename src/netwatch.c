@@ -180,8 +180,9 @@ netwatch_decide(pid_t pid, int fd, const struct netwatch_conn *c)
 			snprintf(value, sizeof(value), "%s", what);
 		g = (struct denial_grant){ .option = "allow-host",
 			.value = value,
-			.note =
-			    "the host's loopback, reached through the proxy by the clients that read the proxy variables; a service there acts for you outside the sandbox: --learn leaves it out",
+			.note = c->port >= NETPOLICY_FORWARD_MIN_PORT ?
+			    "the host's loopback, served at the same address and port inside; a service there acts for you outside the sandbox: --learn leaves it out" :
+			    "the host's loopback, below port 1024 reached through the proxy only, by the clients that read the proxy variables; a service there acts for you outside the sandbox: --learn leaves it out",
 			.wide = true };
 		denial_report(DENIAL_HOST, what,
 		    "a direct connection to the sandbox's own loopback, where nothing listens",

@@ -10,7 +10,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
+#include "netproxy.h"
 #include "policy.h"
 #include "util.h"
 
@@ -356,6 +358,34 @@ drop_repeated_mounts(struct policy *p)
 	p->nmounts = kept;
 }
 
+/*
+ * The loopback addresses and ports served inside the sandbox on the same
+ * address and port (netpolicy_forwards()): at most
+ * NETPOLICY_MAX_FORWARDS, and never the proxy's own.
+ */
+static int
+check_forwards(const struct policy *p, struct sbox_error *err)
+{
+	struct np_forward f[NETPOLICY_MAX_FORWARDS];
+	size_t n = netpolicy_forwards(&p->egress, f, N_ELEMENTS(f));
+
+	if (n > N_ELEMENTS(f)) {
+		sbox_error_set(err, SBOX_INVALID_POLICY,
+		    "--allow-host: at most %d loopback addresses with a port, each served on the sandbox's own loopback",
+		    NETPOLICY_MAX_FORWARDS);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (f[i].family == AF_INET && f[i].port == NETPROXY_PORT &&
+		    memcmp(f[i].addr, "\x7f\0\0\x01", 4) == 0) {
+			sbox_error_set(err, SBOX_INVALID_POLICY,
+			    "--allow-host=127.0.0.1:%d: that port of the sandbox's loopback is its own proxy's; a proxy on the host is named with --upstream-proxy",
+			    NETPROXY_PORT);
+			return -1;
+		}
+	return 0;
+}
+
 /* Order the mounts and check what can only be checked on the whole. */
 int
 policy_finish(struct policy *p, struct sbox_error *err)
@@ -374,6 +404,8 @@ policy_finish(struct policy *p, struct sbox_error *err)
 		    "--deny-host without --allow-host: there is nothing to carve it out of");
 		return -1;
 	}
+	if (!p->net && check_forwards(p, err) < 0)
+		return -1;
 	if (p->chdir == NULL)
 		p->chdir = xstrdup(p->cwd);
 	if (!policy_path_visible(p, p->chdir)) {

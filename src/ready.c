@@ -55,9 +55,10 @@ drain_some(int fd, struct buf *b)
 	return 1;
 }
 
-/* The descriptors passed in C: the first socket to OUT->net_fd, the
- * first other one (the watch filter's listener) to OUT->watch_fd, each
- * unless it holds one already; the rest closed. */
+/* The descriptors passed in C: the first socket to OUT->net_fd and the
+ * other sockets (the loopback addresses served inside) to OUT->fwd_fd,
+ * the first other one (the watch filter's listener) to OUT->watch_fd,
+ * each unless it holds one already; the rest closed. */
 static void
 take_rights(struct cmsghdr *c, struct ready_outcome *out)
 {
@@ -66,11 +67,16 @@ take_rights(struct cmsghdr *c, struct ready_outcome *out)
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
 		int got, *to;
+		bool sock;
 
 		memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-		to = fstat(got, &st) == 0 && S_ISSOCK(st.st_mode) ?
-		    &out->net_fd :
-		    &out->watch_fd;
+		sock = fstat(got, &st) == 0 && S_ISSOCK(st.st_mode);
+		if (sock && out->net_fd >= 0 &&
+		    out->nfwd < N_ELEMENTS(out->fwd_fd)) {
+			out->fwd_fd[out->nfwd++] = got;
+			continue;
+		}
+		to = sock ? &out->net_fd : &out->watch_fd;
 		if (*to < 0)
 			*to = got;
 		else
@@ -88,7 +94,7 @@ read_ready(int ctrl, pid_t *pid, struct ready_outcome *out)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(struct ucred)) +
-		    CMSG_SPACE(4 * sizeof(int))];
+		    CMSG_SPACE((STAGE2_MAX_FDS + 2) * sizeof(int))];
 		struct cmsghdr align;
 	} u;
 	char report[STAGE2_REPORT_MAX + 1] = { 0 };
@@ -375,4 +381,7 @@ ready_outcome_free(struct ready_outcome *o)
 	if (o->watch_fd >= 0)
 		close(o->watch_fd);
 	o->watch_fd = -1;
+	while (o->nfwd > 0)
+		if (o->fwd_fd[--o->nfwd] >= 0)
+			close(o->fwd_fd[o->nfwd]);
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "netpolicy.h"
 #include "sbox.h"
 
 struct strv;
@@ -21,8 +22,10 @@ struct ready_outcome {
 	bool bwrap_ended; /* before stage two reported */
 	pid_t cmd_pid;	  /* stage two's pid, as we see it */
 	int net_fd;	  /* the proxy's socket sent with the report, or -1 */
-	int watch_fd;	  /* the watch filter's listener (watch.h), or -1 */
-	int wait_status;  /* bwrap's, when it ended */
+	int fwd_fd[NETPOLICY_MAX_FORWARDS]; /* the loopback's, after it */
+	size_t nfwd;
+	int watch_fd;	 /* the watch filter's listener (watch.h), or -1 */
+	int wait_status; /* bwrap's, when it ended */
 	bool reaped;
 	char *bwrap_stderr;
 	char lookup;	   /* the run modes: STAGE2_FOUND, ... (stage2.h) */

@@ -19,6 +19,7 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -640,48 +641,102 @@ check_placed(const struct stage2_args *a, struct sbox_error *err)
 }
 
 /*
- * --allow-host: the proxy's listening socket, on 127.0.0.1:PORT of the
+ * --allow-host: a listening socket on ADDR (of FAMILY), port PORT, of the
  * sandbox's own network namespace (bwrap brought its loopback up), for
- * the launcher to serve from outside.  Made before Landlock, which may
- * govern TCP binds.  -1 when it cannot be: nothing runs then.
+ * the launcher to serve from outside: the proxy's on 127.0.0.1, and one
+ * for each loopback address the sandbox serves on its own loopback.
+ * Made before Landlock, which may govern TCP binds.  -1 when it cannot
+ * be: nothing runs then.
  */
 static int
-proxy_listen(int port)
+listen_on(int family, const unsigned char *addr, int port)
 {
-	struct sockaddr_in sin = {
-		.sin_family = AF_INET,
-		.sin_port = htons((uint16_t)port),
-		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
-	};
-	int one = 1, fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_storage ss = { 0 };
+	struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
+	socklen_t len = family == AF_INET ? sizeof(*sin) : sizeof(*sin6);
+	int one = 1, fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
+	ss.ss_family = (sa_family_t)family;
+	if (family == AF_INET) {
+		sin->sin_port = htons((uint16_t)port);
+		memcpy(&sin->sin_addr, addr, 4);
+	} else {
+		sin6->sin6_port = htons((uint16_t)port);
+		memcpy(&sin6->sin6_addr, addr, 16);
+	}
 	if (fd < 0)
 		return -1;
 	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
-	    bind(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0 ||
-	    listen(fd, 512) < 0) {
+	    (family == AF_INET6 &&
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one)) <
+		    0) ||
+	    bind(fd, (struct sockaddr *)&ss, len) < 0 || listen(fd, 512) < 0) {
+		int saved = errno;
+
 		fd_close(&fd);
+		errno = saved;
 		return -1;
 	}
 	return fd;
 }
 
+/* The proxy's socket, then one for each of A's forwards, into FDS;
+ * how many, or -1 (said on stderr, all closed) when one cannot be made
+ * (but ::1 where the sandbox has no IPv6). */
+static int
+listen_all(const struct stage2_args *a, int *fds)
+{
+	static const unsigned char lo[16] = { 127, 0, 0, 1 };
+	int n = 0;
+
+	if (a->proxy_port == 0)
+		return 0;
+	for (size_t i = 0; i <= a->nfwd; i++) {
+		int family = i == 0 ? AF_INET : a->fwd[i - 1].family;
+		const unsigned char *addr = i == 0 ? lo : a->fwd[i - 1].addr;
+		int port = i == 0 ? a->proxy_port : a->fwd[i - 1].port;
+		char text[INET6_ADDRSTRLEN];
+
+		if ((fds[n] = listen_on(family, addr, port)) >= 0) {
+			n++;
+			continue;
+		}
+		/* A sandbox without IPv6 has no ::1 to serve: nothing can
+		 * connect there either. */
+		if (family == AF_INET6 &&
+		    (errno == EAFNOSUPPORT || errno == EADDRNOTAVAIL))
+			continue;
+		inet_ntop(family, addr, text, sizeof(text));
+		fprintf(stderr,
+		    i == 0 ?
+			"cannot start the network proxy on %s port %d inside the sandbox: %s\n" :
+			"cannot serve %s port %d on the sandbox's loopback: %s\n",
+		    text, port, strerror(errno));
+		while (n > 0)
+			fd_close(&fds[--n]);
+		return -1;
+	}
+	return n;
+}
+
 /*
  * Report in on CTRL: 'R', and with LK what the lookup found (stage2.h),
- * with the proxy's listening socket PROXY and the watch filter's
- * listener WATCH attached where there are; then wait for the launcher's
- * word.  0 on its go-ahead.
+ * with the NNET listening sockets NET (the proxy's, then the forwards')
+ * and the watch filter's listener WATCH attached where there are; then
+ * wait for the launcher's word.  0 on its go-ahead.
  */
 static int
-report_in(int ctrl, const struct lookup *lk, int proxy, int watch)
+report_in(int ctrl, const struct lookup *lk, const int *net, int nnet,
+    int watch)
 {
 	char report[STAGE2_REPORT_MAX] = { 'R' };
 	size_t len = 1;
 	union {
-		char buf[CMSG_SPACE(2 * sizeof(int))];
+		char buf[CMSG_SPACE(STAGE2_MAX_FDS * sizeof(int))];
 		struct cmsghdr align;
 	} u;
-	int fds[2], nfds = 0;
+	int fds[STAGE2_MAX_FDS], nfds = 0;
 	struct iovec iov = { .iov_base = report };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
 	ssize_t n;
@@ -696,8 +751,8 @@ report_in(int ctrl, const struct lookup *lk, int proxy, int watch)
 		len += tlen;
 	}
 	iov.iov_len = len;
-	if (proxy >= 0)
-		fds[nfds++] = proxy;
+	for (int i = 0; i < nnet; i++)
+		fds[nfds++] = net[i];
 	if (watch >= 0)
 		fds[nfds++] = watch;
 	if (nfds > 0) {
@@ -773,7 +828,7 @@ stage2_main(int argc, char **argv)
 	struct lookup lk;
 	int out_fds[STAGE2_ARGS_MAX_KEEP_FDS + 2];
 	const char *failed = NULL;
-	int proxy = -1, watch = -1;
+	int net[1 + NETPOLICY_MAX_FORWARDS], nnet, watch = -1;
 
 	if (stage2_args_decode(argc, argv, &a, &err) < 0 ||
 	    check_placed(&a, &err) < 0) {
@@ -794,12 +849,8 @@ stage2_main(int argc, char **argv)
 	if (a.mode == STAGE2_RUN_TTY)
 		take_terminal(a.saved_stderr);
 
-	if (a.proxy_port > 0 && (proxy = proxy_listen(a.proxy_port)) < 0) {
-		fprintf(stderr,
-		    "cannot start the network proxy on 127.0.0.1 port %d inside the sandbox: %s\n",
-		    a.proxy_port, strerror(errno));
+	if ((nnet = listen_all(&a, net)) < 0)
 		return SBOX_EXIT_REFUSED;
-	}
 
 	/* The launcher promised these in the status; fail closed. */
 	if (landlock_confine(a.writable, a.nwritable, out_fds, a.nkeep + 2) <
@@ -819,10 +870,11 @@ stage2_main(int argc, char **argv)
 	if (a.watch)
 		watch = watch_install();
 	phase_mark_to(a.saved_stderr, "report");
-	if (report_in(a.ctrl, a.mode == STAGE2_CHECK ? NULL : &lk, proxy,
+	if (report_in(a.ctrl, a.mode == STAGE2_CHECK ? NULL : &lk, net, nnet,
 		watch) < 0)
 		return SBOX_EXIT_REFUSED;
-	fd_close(&proxy); /* the launcher's now */
+	while (nnet > 0) /* the launcher's now */
+		fd_close(&net[--nnet]);
 	fd_close(&watch);
 	if (a.mode == STAGE2_CHECK)
 		return 0;

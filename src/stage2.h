@@ -25,6 +25,9 @@
 #define STAGE2_GO 'G'
 #define STAGE2_STOP 'S'
 #define STAGE2_REPORT_MAX 8192
+/* The most descriptors a report carries: the proxy's listening socket,
+ * one for each loopback address served inside, the watch listener. */
+#define STAGE2_MAX_FDS (2 + NETPOLICY_MAX_FORWARDS)
 
 bool stage2_is_invocation(int, char **);
 int stage2_main(int, char **);

@@ -8,10 +8,12 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "stage2_args.h"
 
@@ -66,6 +68,12 @@ stage2_args_encode(const struct stage2_args *a, struct strv *out)
 		buf_adds(&mode, STAGE2_WATCH);
 	if (a->proxy_port > 0)
 		buf_addf(&mode, ":%d", a->proxy_port);
+	for (size_t i = 0; a->proxy_port > 0 && i < a->nfwd; i++) {
+		char text[INET6_ADDRSTRLEN];
+
+		inet_ntop(a->fwd[i].family, a->fwd[i].addr, text, sizeof(text));
+		buf_addf(&mode, "/%s#%d", text, a->fwd[i].port);
+	}
 	strv_take(out, buf_steal(&mode));
 	bounds_encode(&a->limits, &limits);
 	strv_take(out, buf_steal(&limits));
@@ -165,16 +173,59 @@ decode_keep(const char *s, struct stage2_args *a, struct sbox_error *err)
 	}
 }
 
-/* "run", "run+watch" or "run:3128": the mode, whether to install the
- * filter that reports refused calls, and the proxy's port. */
+/* A port as the encoder writes one, from S up to STOP or the end, into
+ * *PORT; the character after it, or NULL. */
+static const char *
+decode_port(const char *s, char stop, int *port)
+{
+	long v = 0;
+	char *end = NULL;
+
+	if (canonical(s))
+		v = strtol(s, &end, 10);
+	if (end == NULL || (*end != '\0' && *end != stop) || v < 1 || v > 65535)
+		return NULL;
+	*port = (int)v;
+	return end;
+}
+
+/* S: "/ADDRESS#PORT" for each loopback address served inside, into A. */
+static int
+decode_forwards(const char *s, struct stage2_args *a)
+{
+	static const unsigned char v6[16] = { [15] = 1 };
+
+	while (*s == '/') {
+		struct np_forward *f = &a->fwd[a->nfwd];
+		char text[INET6_ADDRSTRLEN];
+		size_t len = strcspn(++s, "#");
+
+		if (a->nfwd == N_ELEMENTS(a->fwd) || len >= sizeof(text) ||
+		    s[len] != '#')
+			return -1;
+		memcpy(text, s, len);
+		text[len] = '\0';
+		memset(f, 0, sizeof(*f));
+		f->family = strchr(text, ':') != NULL ? AF_INET6 : AF_INET;
+		if (inet_pton(f->family, text, f->addr) != 1 ||
+		    (f->family == AF_INET ? f->addr[0] != 127 :
+					    memcmp(f->addr, v6, 16) != 0) ||
+		    (s = decode_port(s + len + 1, '/', &f->port)) == NULL)
+			return -1;
+		a->nfwd++;
+	}
+	return *s == '\0' ? 0 : -1;
+}
+
+/* "run", "run+watch" or "run:3128", perhaps with "/127.0.0.1#8080" after:
+ * the mode, whether to install the filter that reports refused calls, the
+ * proxy's port and the loopback addresses served inside. */
 static int
 decode_mode(const char *s, struct stage2_args *a, struct sbox_error *err)
 {
 	size_t len = strcspn(s, ":+");
 	size_t wlen = strlen(STAGE2_WATCH);
 	const char *port;
-	long v = 0;
-	char *end = NULL;
 
 	a->watch = strncmp(s + len, STAGE2_WATCH, wlen) == 0;
 	port = s + len + (a->watch ? wlen : 0);
@@ -184,15 +235,11 @@ decode_mode(const char *s, struct stage2_args *a, struct sbox_error *err)
 	}
 	port = *port == ':' ? port + 1 : NULL;
 
-	if (port != NULL) {
-		if (canonical(port))
-			v = strtol(port, &end, 10);
-		if (end == NULL || *end != '\0' || v < 1 || v > 65535) {
-			sbox_error_set(err, SBOX_PROBE_FAILED,
-			    "'%s' is not a mode", s);
-			return -1;
-		}
-		a->proxy_port = (int)v;
+	if (port != NULL &&
+	    ((port = decode_port(port, '/', &a->proxy_port)) == NULL ||
+		decode_forwards(port, a) < 0)) {
+		sbox_error_set(err, SBOX_PROBE_FAILED, "'%s' is not a mode", s);
+		return -1;
 	}
 	for (size_t i = 0; i < N_ELEMENTS(modes); i++)
 		if (strlen(modes[i].word) == len &&

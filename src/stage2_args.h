@@ -13,7 +13,10 @@
  * is to install the filter that reports refused calls to the launcher
  * (watch.h), then by ":PORT" when stage two
  * is to make the --allow-host proxy's listening socket on 127.0.0.1:PORT
- * and pass it out with its report (netproxy.h); LIMITS is "-" or the
+ * and pass it out with its report (netproxy.h), each followed by
+ * "/ADDRESS#PORT" for a loopback address and port the sandbox serves on
+ * its own loopback (netpolicy_forwards()), whose listening socket stage
+ * two passes out after the proxy's; LIMITS is "-" or the
  * resource limits stage two sets before it reports in, "core=0,nproc=50"
  * in bounds.h's order (bounds_encode()); the WRITABLE paths, all absolute,
  * are where Landlock lets the command write; COMMAND, for the run modes
@@ -26,6 +29,7 @@
 #include <stddef.h>
 
 #include "bounds.h"
+#include "netpolicy.h"
 #include "sbox.h"
 #include "util.h"
 
@@ -50,7 +54,9 @@ struct stage2_args {
 	size_t nkeep;
 	enum stage2_mode mode;
 	struct bounds limits;
-	int proxy_port;	       /* 0: no proxy */
+	int proxy_port;				       /* 0: no proxy */
+	struct np_forward fwd[NETPOLICY_MAX_FORWARDS]; /* with the proxy */
+	size_t nfwd;
 	bool watch;	       /* install watch.h's filter, pass its listener */
 	char *const *writable; /* NWRITABLE absolute paths */
 	size_t nwritable;

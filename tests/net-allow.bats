@@ -58,8 +58,8 @@ pass_http_https_socks() {
 
 pass_plain_http() {
 	start_web "$W"
-	# 127.0.0.1 allowed: NO_PROXY lists neither it nor localhost, which
-	# reach the host's loopback through the proxy (tests/net-off.bats).
+	# 127.0.0.1:PORT allowed: served on the sandbox's own loopback, so
+	# NO_PROXY keeps it and localhost (tests/net-off.bats).
 	site_opts
 	run hsbx "${SITE[@]}" -- sh -c \
 		'curl -sS "http://site.test:$1/index.html" &&
@@ -71,7 +71,7 @@ pass_plain_http() {
 hello from site.test
 http://127.0.0.1:3128
 socks5h://127.0.0.1:3128
-::1
+localhost,127.0.0.1,::1
 1"
 	# Passed on in origin form, as a server expects it.
 	grep -q "^GET /index.html HTTP/1.1$" "$W/log"
@@ -529,18 +529,36 @@ pass_metadata() {
 }
 
 pass_direct() {
+	local other
 	start_web "$W"
+	mkdir -p "$W/two/www"
+	echo "the host's other service" >"$W/two/www/index.html"
+	chmod -R a+rX "$W/two"
+	start_web "$W/two"
+	other=$WEB_PORT
+	WEB_PORT=$(cat "$W/port")
 	site_opts
-	# The control: unsandboxed, the host's loopback server answers.
+	# The control: unsandboxed, both of the host's loopback servers
+	# answer a client that ignores the proxy variables.
 	run usr curl -sS --noproxy '*' "http://127.0.0.1:$WEB_PORT/index.html"
 	assert_eq "$output" "hello from site.test"
+	run usr curl -sS --noproxy '*' "http://127.0.0.1:$other/index.html"
+	assert_eq "$output" "the host's other service"
+	: >"$W/two/log"
+	# In the sandbox, the allowed address and port is served on its own
+	# loopback; the other port of the same address is not.
 	run hsbx "${SITE[@]}" -- curl -sS --noproxy '*' \
 		"http://127.0.0.1:$WEB_PORT/index.html"
-	assert_failed "a direct connection to the host's loopback"
-	refute_contains "$output" hello
+	assert_status 0
+	assert_eq "$output" "hello from site.test"
+	run hsbx "${SITE[@]}" -- curl -sS --noproxy '*' \
+		"http://127.0.0.1:$other/index.html"
+	assert_failed "a direct connection to another port of the host's loopback"
+	refute_contains "$output" "other service"
+	assert_eq "$(cat "$W/two/log")" ""
 }
 
-@test "a direct connection to the host's loopback (the allowed server's address) fails" {
+@test "a direct connection to the host's loopback reaches the allowed port alone" {
 	each_user pass_direct
 }
 
@@ -943,7 +961,11 @@ pass_node_fetch() {
 	start_web "$W"
 	site_opts
 	major=$(node -p 'process.versions.node.split(".")[0]')
-	run hsbx "${SITE[@]}" -- node -e \
+	# The site's address by a network entry, which the sandbox's own
+	# loopback does not serve (an address with a port would be served
+	# there, and reached without the proxy: net-off.bats).
+	run hsbx --allow-host="site.test:$WEB_PORT" \
+		--allow-host="127.0.0.0/8:$WEB_PORT" -- node -e \
 		'fetch(process.argv[1]).then(r => r.text()).then(t => process.stdout.write(t),
 			e => { console.log("failed", e.cause && e.cause.code); process.exit(1); })' \
 		"http://site.test:$WEB_PORT/index.html"

@@ -157,7 +157,7 @@ pass_lazy() {
 }
 
 pass_loopback() {
-	local p
+	local p down
 	mkdir -p "$W/www"
 	start_web "$W"
 	p=$WEB_PORT
@@ -170,28 +170,82 @@ pass_loopback() {
 	run --separate-stderr hsbx -- curl -sS --noproxy '*' \
 		"http://127.0.0.1:$p/index.html"
 	assert_failed
-	# An allowed loopback address goes through the proxy to the host's,
-	# for every client that reads its proxy variables (curl, npm).
+	# An allowed loopback address and port is served on the sandbox's
+	# own loopback: every client reaches the host's service there, by
+	# address and as localhost, directly (NO_PROXY keeps both) or
+	# through the proxy, Node's own http and fetch (which ignore the
+	# proxy variables) too.
 	run --separate-stderr hsbx --allow-host="127.0.0.1:$p" -- sh -c \
 		'curl -sS "http://127.0.0.1:$1/index.html" &&
+		 curl -sS "http://localhost:$1/index.html" &&
+		 curl -sS -x http://127.0.0.1:3128 --noproxy "" \
+			"http://127.0.0.1:$1/index.html" &&
 		 printf "%s\n" "$NO_PROXY"' sh "$p"
 	assert_status 0
-	assert_eq "$output" "hello from the host"$'\n'"::1"
+	assert_eq "$output" "hello from the host"$'\n'"hello from the host"$'\n'"hello from the host"$'\n'"localhost,127.0.0.1,::1"
+	if command -v node >/dev/null; then
+		run --separate-stderr hsbx --allow-host="127.0.0.1:$p" -- node -e '
+			const u = process.argv[1];
+			require("http").get(u, r => r.pipe(process.stdout))
+				.on("error", e => { console.error(e.message); process.exit(3); });
+			fetch(u.replace("127.0.0.1", "localhost")).then(r => r.text())
+				.then(t => process.stdout.write(t));' \
+			"http://127.0.0.1:$p/index.html"
+		assert_status 0
+		assert_eq "$output" "hello from the host"$'\n'"hello from the host"
+	fi
 	if command -v npm >/dev/null; then
+		: >"$W/log"
 		run --separate-stderr hsbx --allow-host="127.0.0.1:$p" -- \
 			env npm_config_cache=/tmp/npm npm view left-pad \
 			--registry="http://127.0.0.1:$p/" --fetch-retries=0
 		grep -q "GET /left-pad" "$W/log"
 	fi
-	# "localhost" then goes to the proxy too, which names it.
+	# That port of the sandbox's loopback is the host's service: the
+	# command cannot listen there itself.
 	run --separate-stderr hsbx --allow-host="127.0.0.1:$p" -- \
-		curl -sSf "http://localhost:$p/index.html"
-	assert_status 22
-	assert_contains "$stderr" "sbox-exec: refused localhost:$p (not in allow-list); to allow: --allow-host=localhost:$p"
-	run --separate-stderr hsbx --allow-host="127.0.0.1:$p" \
-		--allow-host="localhost:$p" -- curl -sS "http://localhost:$p/index.html"
+		/usr/bin/python3 -c 'import socket, sys
+s = socket.socket()
+s.bind(("127.0.0.1", int(sys.argv[1])))' "$p"
+	assert_status 1
+	assert_contains "$stderr" "Address already in use"
+	# A service that is down: the connection closes, and the failure is
+	# named with nothing to allow.
+	down=$(/usr/bin/python3 -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])')
+	run --separate-stderr hsbx --allow-host="127.0.0.1:$down" -- \
+		curl -sS "http://127.0.0.1:$down/"
+	assert_failed
+	assert_contains "$stderr" "sbox-exec: could not reach 127.0.0.1:$down, which is allowed (cannot connect: Connection refused)"
+	# Below 1024, where nothing inside may listen, the port is reached
+	# through the proxy alone, and NO_PROXY sends the address there.
+	run --separate-stderr hsbx --allow-host="127.0.0.1:80" -- \
+		sh -c 'printf "%s\n" "$NO_PROXY"'
 	assert_status 0
-	assert_eq "$output" "hello from the host"
+	assert_eq "$output" "::1"
+	# The proxy's own port cannot be one of them.
+	run --separate-stderr hsbx --allow-host="127.0.0.1:3128" -- true
+	assert_status 125
+	assert_contains "$stderr" "sbox-exec: --allow-host=127.0.0.1:3128: that port of the sandbox's loopback is its own proxy's"
+	# IPv6's loopback too, where the host has one.
+	if grep -q '^0\{31\}1 ' /proc/net/if_inet6 2>/dev/null; then
+		rm -f "$W/port6"
+		bg /usr/bin/python3 -c 'import http.server, socket, sys, os
+class S(http.server.HTTPServer):
+    address_family = socket.AF_INET6
+os.chdir(sys.argv[1])
+s = S(("::1", 0), http.server.SimpleHTTPRequestHandler)
+open(sys.argv[2] + ".tmp", "w").write(str(s.server_address[1]))
+os.rename(sys.argv[2] + ".tmp", sys.argv[2])
+s.serve_forever()' "$W/www" "$W/port6"
+		wait_for 10 test -s "$W/port6"
+		run --separate-stderr hsbx --allow-host="[::1]:$(cat "$W/port6")" -- \
+			curl -sS "http://[::1]:$(cat "$W/port6")/index.html"
+		assert_status 0
+		assert_eq "$output" "hello from the host"
+	fi
 	# Without a loopback address allowed, the sandbox's own servers on
 	# its loopback are reached directly, by address and as localhost.
 	run --separate-stderr hsbx --allow-host="global.test" -- sh -c '
@@ -207,7 +261,7 @@ pass_loopback() {
 	assert_eq "$output" "200"$'\n'"200"
 }
 
-@test "--allow-host of this host's loopback address for a port reaches the host's service through the proxy (NO_PROXY agrees); localhost is named" {
+@test "--allow-host of this host's loopback address for a port is served on the sandbox's own loopback: curl, Node and npm reach the host's service, by address and as localhost" {
 	each_user pass_loopback
 }
 
@@ -257,9 +311,9 @@ s.connect((\"127.0.0.1\", 53)); s.connect((\"10.9.8.7\", 53))"
 	refute_contains "$stderr" ":53"
 	refute_contains "$stderr" "18081"
 	run ! grep -e '^--' "$f"
-	# The option, with a client that reads the proxy variables: through.
+	# The option, pasted: the same direct connect goes through.
 	run --separate-stderr sbx --allow-host="127.0.0.1:$p" -- \
-		curl -sS "http://127.0.0.1:$p/index.html"
+		curl -sS --noproxy "*" "http://127.0.0.1:$p/index.html"
 	assert_eq "$output" "hello from the host"
 }
 

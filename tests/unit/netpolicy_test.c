@@ -540,9 +540,72 @@ test_this_host(void)
 	    "no names: nothing is the host's");
 }
 
+/* The loopback addresses served inside on their own address and port:
+ * one address with a port, allowed and not denied, each once. */
+static void
+test_forwards(void)
+{
+	static const char *const allow[] = { "127.0.0.1:8080", "127.0.0.1:8080",
+		"[::1]:9000", "127.0.0.2:7000", "127.0.0.1", "127.0.0.0/8:5000",
+		"[::1]", "10.0.0.1:80", "127.0.0.1:6000", "example.org:8080",
+		"127.0.0.1:80", "[::1]:1023", NULL };
+	static const char *const deny[] = { "127.0.0.1:6000", NULL };
+	static const unsigned char lo4[16] = { 127, 0, 0, 1 };
+	static const unsigned char lo6[16] = { [15] = 1 };
+	struct netpolicy np = list(allow, deny);
+	struct np_forward f[NETPOLICY_MAX_FORWARDS];
+	size_t n = netpolicy_forwards(&np, f, N_ELEMENTS(f));
+
+	ok(n == 3,
+	    "three forwards (the same entry twice is one; no network, no portless entry, no other address, no denied port, no port below 1024): %zu",
+	    n);
+	ok(n == netpolicy_forwards(&np, NULL, 0), "counted without room");
+	ok(n >= 3 && f[0].family == AF_INET && f[0].port == 8080 &&
+		memcmp(f[0].addr, lo4, 4) == 0,
+	    "127.0.0.1:8080 first");
+	ok(n >= 3 && f[1].family == AF_INET6 && f[1].port == 9000 &&
+		memcmp(f[1].addr, lo6, 16) == 0,
+	    "[::1]:9000");
+	ok(n >= 3 && f[2].family == AF_INET && f[2].port == 7000 &&
+		f[2].addr[3] == 2,
+	    "127.0.0.2:7000");
+	ok(netpolicy_forwarded(&np, AF_INET, lo4, 8080), "8080 forwarded");
+	ok(!netpolicy_forwarded(&np, AF_INET, lo4, 6000),
+	    "a denied port is not");
+	ok(!netpolicy_forwarded(&np, AF_INET, lo4, 5000),
+	    "a network's port is not");
+	ok(!netpolicy_forwarded(&np, AF_INET6, lo6, 8080),
+	    "another family's address is not");
+	ok(!netpolicy_forwarded(&np, AF_INET, lo4, 80),
+	    "a port below 1024 is not: nothing inside may listen there");
+	/* The portless and network entries still send the loopback to the
+	 * proxy. */
+	ok(netpolicy_allows_loopback(&np, AF_INET), "127.0.0.1 by the proxy");
+	ok(netpolicy_allows_loopback(&np, AF_INET6), "::1 by the proxy");
+	netpolicy_free(&np);
+}
+
+/* Only forwarded entries: the loopback stays the sandbox's for NO_PROXY. */
+static void
+test_forwards_only(void)
+{
+	static const char *const allow[] = { "127.0.0.1:8080", "[::1]:9000",
+		NULL };
+	static const char *const none[] = { NULL };
+	struct netpolicy np = list(allow, none);
+
+	ok(!netpolicy_allows_loopback(&np, AF_INET),
+	    "127.0.0.1:8080 is served inside, not by the proxy");
+	ok(!netpolicy_allows_loopback(&np, AF_INET6),
+	    "[::1]:9000 is served inside, not by the proxy");
+	netpolicy_free(&np);
+}
+
 int
 main(void)
 {
+	test_forwards();
+	test_forwards_only();
 	test_this_host();
 	test_suggestions();
 	test_bad_patterns();

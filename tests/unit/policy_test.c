@@ -167,9 +167,59 @@ test_env_value(void)
 	policy_free(&p);
 }
 
+/* The loopback addresses served inside: at most 16, never the proxy's
+ * own 127.0.0.1:3128 (other loopback addresses may use that port). */
+static int
+finish_with(const char *const *allow, size_t n, struct sbox_error *err)
+{
+	struct policy p;
+	int rc;
+
+	policy_init(&p, "/");
+	policy_add_mount(&p, MOUNT_ROOT, "/", "/");
+	for (size_t i = 0; i < n; i++)
+		ok(netpolicy_add(&p.egress, allow[i], false) == NULL,
+		    "allow %s", allow[i]);
+	rc = policy_finish(&p, err);
+	policy_free(&p);
+	return rc;
+}
+
+static void
+test_forwards(void)
+{
+	static const char *const proxy[] = { "127.0.0.1:3128" };
+	static const char *const others[] = { "[::1]:3128", "127.0.0.2:3128",
+		"127.0.0.1:80", "127.0.0.0/8:3128" };
+	char many[17][32];
+	const char *allow[17];
+	struct sbox_error err = { 0 };
+
+	ok(finish_with(proxy, 1, &err) < 0 &&
+		err.status == SBOX_INVALID_POLICY &&
+		strstr(err.detail, "its own proxy's") != NULL,
+	    "127.0.0.1:3128 refused: %s", err.detail ? err.detail : "");
+	sbox_error_clear(&err);
+	ok(finish_with(others, N_ELEMENTS(others), &err) == 0,
+	    "3128 of another loopback address, and entries not served inside");
+	sbox_error_clear(&err);
+	for (size_t i = 0; i < 17; i++) {
+		snprintf(many[i], sizeof(many[i]), "127.0.0.1:%zu", 8000 + i);
+		allow[i] = many[i];
+	}
+	ok(finish_with(allow, 16, &err) == 0, "16 served inside");
+	sbox_error_clear(&err);
+	ok(finish_with(allow, 17, &err) < 0 &&
+		err.status == SBOX_INVALID_POLICY &&
+		strstr(err.detail, "at most 16") != NULL,
+	    "17 refused: %s", err.detail ? err.detail : "");
+	sbox_error_clear(&err);
+}
+
 int
 main(void)
 {
+	test_forwards();
 	test_paths();
 	test_order();
 	test_visible();

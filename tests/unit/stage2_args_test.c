@@ -1,6 +1,8 @@
 /* Unit tests of stage2_args.c: the words the launcher hands stage two,
  * encoded and decoded, and every malformed form refused. */
 #include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
 
 #include "stage2_args.h"
 #include "tap.h"
@@ -19,13 +21,18 @@ same(const struct stage2_args *x, const struct stage2_args *y)
 	size_t n = 0;
 
 	if (x->userns != y->userns || x->ctrl != y->ctrl ||
-	    x->proxy_port != y->proxy_port ||
+	    x->proxy_port != y->proxy_port || x->nfwd != y->nfwd ||
 	    x->saved_stderr != y->saved_stderr || x->nkeep != y->nkeep ||
 	    x->mode != y->mode || x->nwritable != y->nwritable ||
 	    (x->command == NULL) != (y->command == NULL))
 		return false;
 	for (size_t i = 0; i < x->nkeep; i++)
 		if (x->keep[i] != y->keep[i])
+			return false;
+	for (size_t i = 0; i < x->nfwd; i++)
+		if (x->fwd[i].family != y->fwd[i].family ||
+		    x->fwd[i].port != y->fwd[i].port ||
+		    memcmp(x->fwd[i].addr, y->fwd[i].addr, 16) != 0)
 			return false;
 	for (size_t r = 0; r < BOUND_N; r++)
 		if (x->limits.set[r] != y->limits.set[r] ||
@@ -74,6 +81,16 @@ test_round_trips(void)
 	round_trip(&a, "run, nothing kept, no writable paths");
 	a.proxy_port = 3128;
 	round_trip(&a, "run with the proxy's port (--allow-host)");
+	a.fwd[0] = (struct np_forward){ AF_INET, { 127, 0, 0, 1 }, 8080 };
+	a.fwd[1] = (struct np_forward){ AF_INET6, { [15] = 1 }, 65535 };
+	a.nfwd = 2;
+	round_trip(&a, "the proxy's port and two loopback addresses served");
+	for (size_t i = 0; i < NETPOLICY_MAX_FORWARDS; i++)
+		a.fwd[i] = (struct np_forward){ AF_INET,
+			{ 127, 0, 0, (unsigned char)(i + 1) }, 1 + (int)i };
+	a.nfwd = NETPOLICY_MAX_FORWARDS;
+	round_trip(&a, "the most loopback addresses served");
+	a.nfwd = 0;
 	a.proxy_port = 0;
 	a.mode = STAGE2_RUN_TTY;
 	a.keep[0] = 0;
@@ -162,6 +179,34 @@ test_malformed(void)
 	    "run:", "-", "--", "true", NULL);
 	refused("a proxy port with junk", "not a mode", F, "1", "7", "8", "-",
 	    "run:3128x", "-", "--", "true", NULL);
+	refused("a forward without the proxy's port", "not a mode", F, "1", "7",
+	    "8", "-", "run/127.0.0.1#80", "-", "--", "true", NULL);
+	refused("a forward of another address", "not a mode", F, "1", "7", "8",
+	    "-", "run:3128/10.0.0.1#80", "-", "--", "true", NULL);
+	refused("a forward of an IPv6 address not ::1", "not a mode", F, "1",
+	    "7", "8", "-", "run:3128/::2#80", "-", "--", "true", NULL);
+	refused("a forward without a port", "not a mode", F, "1", "7", "8", "-",
+	    "run:3128/127.0.0.1", "-", "--", "true", NULL);
+	refused("a forward to port 0", "not a mode", F, "1", "7", "8", "-",
+	    "run:3128/127.0.0.1#0", "-", "--", "true", NULL);
+	refused("a forward with junk", "not a mode", F, "1", "7", "8", "-",
+	    "run:3128/127.0.0.1#80x", "-", "--", "true", NULL);
+	refused("a forward's address too long", "not a mode", F, "1", "7", "8",
+	    "-", "run:3128/0000:0000:0000:0000:0000:0000:0000:0000:0001#80",
+	    "-", "--", "true", NULL);
+	refused("a forward with a trailing /", "not a mode", F, "1", "7", "8",
+	    "-", "run:3128/127.0.0.1#8080/", "-", "--", "true", NULL);
+	refused("a forward's port too large", "not a mode", F, "1", "7", "8",
+	    "-", "run:3128/127.0.0.1#65536", "-", "--", "true", NULL);
+	refused("a forward's port with a leading zero", "not a mode", F, "1",
+	    "7", "8", "-", "run:3128/127.0.0.1#08080", "-", "--", "true", NULL);
+	refused("a forward of a mapped address", "not a mode", F, "1", "7", "8",
+	    "-", "run:3128/::ffff:127.0.0.1#8080", "-", "--", "true", NULL);
+	refused("an empty forward", "not a mode", F, "1", "7", "8", "-",
+	    "run:3128/", "-", "--", "true", NULL);
+	refused("seventeen forwards", "not a mode", F, "1", "7", "8", "-",
+	    "run:3128/127.0.0.1#1/127.0.0.1#2/127.0.0.1#3/127.0.0.1#4/127.0.0.1#5/127.0.0.1#6/127.0.0.1#7/127.0.0.1#8/127.0.0.1#9/127.0.0.1#10/127.0.0.1#11/127.0.0.1#12/127.0.0.1#13/127.0.0.1#14/127.0.0.1#15/127.0.0.1#16/127.0.0.1#17",
+	    "-", "--", "true", NULL);
 	refused("a mode prefix", "not a mode", F, "1", "7", "8", "-", "runs",
 	    "-", "--", "true", NULL);
 	refused("an empty mode", "not a mode", F, "1", "7", "8", "-", "", "-",
