@@ -73,6 +73,27 @@ open_beneath(int dirfd, const char *rest)
 	return walk_nofollow(dirfd, rest);
 }
 
+/*
+ * REAL, an absolute path as grant_resolve() or realpath() gives it (no
+ * "." or "..", no symlink), opened from the root without following any
+ * symlink on the way (O_PATH): one swapped in for a component since REAL
+ * was resolved fails with ELOOP, instead of leading what is then made in
+ * the directory elsewhere.  -1 with errno set.
+ */
+int
+grant_open_real(const char *real)
+{
+	cleanup_fd int root = util_open("/", O_PATH | O_DIRECTORY, 0);
+
+	if (root < 0)
+		return -1;
+	while (*real == '/')
+		real++;
+	if (*real == '\0')
+		return util_dup(root, 3);
+	return open_beneath(root, real);
+}
+
 static enum grant_result
 missing_or_error(void)
 {

@@ -23,5 +23,6 @@ enum grant_result {
 
 enum grant_result grant_resolve(const char *, const char *const *, size_t,
     char **);
+int grant_open_real(const char *);
 
 #endif

@@ -250,9 +250,10 @@ grant_kind(enum opt_id id, const struct stat *st)
  * --rw-create: DIR made when missing, before it is granted as --rw
  * grants it.  Only DIR itself is made, with the mode mkdir(1) would give
  * it, in a parent that exists; the parent is reached as the grant itself
- * would be (from a policy file, through no planted link), and DIR is
- * made in the directory opened, so that nothing swapped in between leads
- * the creation elsewhere.  --print makes nothing, and shows the grant.
+ * would be (from a policy file, through no planted link), opened again
+ * from the root through no link at all, and DIR is made in the directory
+ * opened, so that nothing swapped in between leads the creation
+ * elsewhere.  --print makes nothing, and shows the grant.
  * True when the grant is to be added as usual.
  */
 static bool
@@ -278,7 +279,7 @@ create_missing(struct resolver *rs, const char *value, const char *dest,
 	src = grant_source(rs, OPT_RW_CREATE, parent, parent, o);
 	if (src == NULL)
 		return false;
-	fd = util_open(src, O_RDONLY | O_DIRECTORY, 0);
+	fd = grant_open_real(src);
 	if (fd < 0 || (mkdirat(fd, name, 0777) < 0 && errno != EEXIST)) {
 		fail(rs, o, "--rw-create: cannot create %s: %s", value,
 		    strerror(errno));
@@ -318,11 +319,10 @@ create_missing_try(struct resolver *rs, const char *dest,
 		m->from_file = o->file != NULL;
 		return false;
 	}
-	/* O_NOFOLLOW: the place found without a link, not one swapped in
-	 * since (below it, each step is opened so too). */
+	/* The place found, reached through no link swapped in since (below
+	 * it, each step is opened so too). */
 	src = grant_source(rs, OPT_RW_CREATE_TRY, top, top, o);
-	if (src == NULL ||
-	    (fd = util_open(src, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0)) < 0)
+	if (src == NULL || (fd = grant_open_real(src)) < 0)
 		return false;
 	for (const char *p = dest + strlen(top); fd >= 0 && *p == '/';) {
 		const char *end = strchrnul(p + 1, '/');
