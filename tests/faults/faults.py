@@ -940,10 +940,14 @@ def scenario_held_tunnels():
     os.chmod(sync, 0o777)
     n = 30
     r, w = os.pipe()
+    # Network entries: the host's loopback ports reached through the
+    # proxy alone, whose thread the first connection starts (an address
+    # with a port is also served on the sandbox's own loopback, and its
+    # thread starts at launch).
     p = subprocess.Popen(
-        [SBOX, "--allow-host=127.0.0.1:%d" % up.port,
-         "--allow-host=127.0.0.1:%d" % stuck.port,
-         "--allow-host=127.0.0.1:%d" % flood.port,
+        [SBOX, "--allow-host=127.0.0.0/8:%d" % up.port,
+         "--allow-host=127.0.0.0/8:%d" % stuck.port,
+         "--allow-host=127.0.0.0/8:%d" % flood.port,
          "--net-idle-timeout=1s", "--log-fd", str(w), "--rw", sync, "--",
          "python3", "-c", TUNNELS_INNER, str(up.port), sync, str(n),
          str(stuck.port), str(flood.port)],
