@@ -611,8 +611,12 @@ test_networks() {
 	in_ns "$NET_WORLD" ip addr add 11.22.33.7/24 dev sbxw
 	in_ns "$NET_WORLD" ip addr add 2a09:1::7/64 dev sbxw nodad
 	in_ns "$NET_WORLD" ip link set sbxw up
-	in_ns "$NET_HOST" ip route add default via 11.22.33.7
-	in_ns "$NET_HOST" ip -6 route add default via 2a09:1::7
+	# The link's carrier comes a moment after both ends are up; until
+	# then a route through it is refused ("Nexthop device is not up").
+	wait_for 10 in_ns "$NET_HOST" ip route add default via 11.22.33.7 \
+		2>/dev/null
+	wait_for 10 in_ns "$NET_HOST" ip -6 route add default via 2a09:1::7 \
+		2>/dev/null
 	for net in "$@"; do
 		case $net in *:*) fam=-6 ;; *) fam=-4 ;; esac
 		in_ns "$NET_WORLD" ip "$fam" route add local "$net" dev lo
