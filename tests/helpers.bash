@@ -600,7 +600,10 @@ test_networks() {
 	NET_HOST=/proc/$BG_PID/ns/net
 	bg unshare -n sleep 600
 	NET_WORLD=/proc/$BG_PID/ns/net
-	wait_for 10 test -e "$NET_WORLD"
+	# Until unshare(1) has made its namespace, the process is in this
+	# one, the machine's own: nothing is set up before both are new.
+	wait_for 10 own_netns "$NET_HOST"
+	wait_for 10 own_netns "$NET_WORLD"
 	in_ns "$NET_HOST" ip link set lo up
 	in_ns "$NET_WORLD" ip link set lo up
 	in_ns "$NET_HOST" ip link add sbxh type veth peer name sbxw \
@@ -621,6 +624,14 @@ test_networks() {
 		case $net in *:*) fam=-6 ;; *) fam=-4 ;; esac
 		in_ns "$NET_WORLD" ip "$fam" route add local "$net" dev lo
 	done
+}
+
+# own_netns NETNS: whether NETNS (/proc/PID/ns/net) is another network
+# namespace than this shell's.
+own_netns() {
+	local ns
+	ns=$(readlink "$1") || return 1
+	[ "$ns" != "$(readlink /proc/self/ns/net)" ]
 }
 
 # in_ns NETNS CMD...: CMD (a program) in network namespace NETNS, as root.
