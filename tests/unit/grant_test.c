@@ -31,7 +31,7 @@ main(void)
 {
 	char tmpl[] = "/var/tmp/sbox-grant-test.XXXXXX";
 	char *dir = mkdtemp(tmpl) == NULL ? NULL : realpath(tmpl, NULL);
-	char *a, *ab, *c, *cb, *link, *via, *moved;
+	char *a, *ab, *c, *cb, *link, *via, *moved, *movedb, *missing;
 	int fd;
 
 	if (dir == NULL)
@@ -82,16 +82,28 @@ main(void)
 	    strerror(errno));
 	if (fd >= 0)
 		close(fd);
+	missing = util_path_join(dir, "missing");
 	errno = 0;
-	fd = grant_open_real(util_path_join(dir, "missing"));
+	fd = grant_open_real(missing);
 	ok(fd < 0 && errno == ENOENT, "a missing path: ENOENT");
 
+	movedb = util_path_join(moved, "b");
 	(void)unlink(a);
 	(void)unlink(link);
-	(void)rmdir(util_path_join(moved, "b"));
+	(void)rmdir(movedb);
 	(void)rmdir(moved);
 	(void)rmdir(cb);
 	(void)rmdir(c);
 	(void)rmdir(dir);
+	free(a);
+	free(ab);
+	free(c);
+	free(cb);
+	free(link);
+	free(via);
+	free(moved);
+	free(movedb);
+	free(missing);
+	free(dir);
 	return tap_done();
 }
