@@ -981,39 +981,33 @@ conn_done(void)
 		atomic_store(&px.at_cap, false);
 }
 
-/* A connection's thread: the request, the decision, the relay. */
-static void *
-conn_main(void *arg)
+/* A connection from the proxy's listener: the request, the decision,
+ * the relay. */
+static void
+serve_request(struct conn *c)
 {
-	struct conn c = { .client = (int)(intptr_t)arg, .up = -1 };
 	unsigned char in[NETREQ_HEAD_MAX + 1];
 	size_t len = 0;
 
-	set_timeout(c.client, SO_RCVTIMEO, REQUEST_TIMEOUT_S);
-	if (read_request(&c, in, &len, NETREQ_HEAD_MAX) == 0) {
-		size_t early = len - c.r.used;
+	set_timeout(c->client, SO_RCVTIMEO, REQUEST_TIMEOUT_S);
+	if (read_request(c, in, &len, NETREQ_HEAD_MAX) == 0) {
+		size_t early = len - c->r.used;
 		long long rest = -1;
 
-		(void)decide(&c);
+		(void)decide(c);
 		/* What came after the request goes on first: the start of
 		 * a TLS handshake, a request's body.  A plain HTTP request
 		 * ends with its body: one request a connection, for the
 		 * host decided on. */
-		if (c.r.kind == NETREQ_HTTP) {
-			if ((long long)early > c.r.body)
-				early = (size_t)c.r.body;
-			rest = c.r.body - (long long)early;
+		if (c->r.kind == NETREQ_HTTP) {
+			if ((long long)early > c->r.body)
+				early = (size_t)c->r.body;
+			rest = c->r.body - (long long)early;
 		}
-		if (answer(&c) == 0 &&
-		    send_all(c.up, in + c.r.used, early) == 0)
-			relay(&c, c.client, c.up, rest);
+		if (answer(c) == 0 &&
+		    send_all(c->up, in + c->r.used, early) == 0)
+			relay(c, c->client, c->up, rest);
 	}
-	netreq_free(&c.r);
-	if (c.up >= 0)
-		close(c.up);
-	close(c.client);
-	conn_done();
-	return NULL;
 }
 
 /*
@@ -1105,26 +1099,24 @@ forward(struct conn *c)
 }
 
 /* A connection's thread for the listener its argument names: the
- * proxy's (a request decided, then relayed), or a forward's. */
+ * proxy's (a request decided, then relayed), or a forward's; then its
+ * descriptors given back. */
 static void *
-conn_start(void *arg)
+conn_main(void *arg)
 {
 	struct accepted *a = arg;
-	int fd = a->fd;
-	const struct forward *f = a->fwd;
+	struct conn c = { .client = a->fd, .up = -1, .fwd = a->fwd };
 
 	free(a);
-	if (f == NULL)
-		return conn_main((void *)(intptr_t)fd);
-	{
-		struct conn c = { .client = fd, .up = -1, .fwd = f };
-
+	if (c.fwd != NULL)
 		forward(&c);
-		if (c.up >= 0)
-			close(c.up);
-		close(c.client);
-		conn_done();
-	}
+	else
+		serve_request(&c);
+	netreq_free(&c.r);
+	if (c.up >= 0)
+		close(c.up);
+	close(c.client);
+	conn_done();
 	return NULL;
 }
 
@@ -1178,7 +1170,7 @@ take_one(int l, const struct forward *f)
 		close(c);
 		free(a);
 		too_many();
-	} else if (pthread_create(&t, &px.attr, conn_start, a) != 0) {
+	} else if (pthread_create(&t, &px.attr, conn_main, a) != 0) {
 		atomic_fetch_sub(&px.active, 1);
 		close(c);
 		free(a);
